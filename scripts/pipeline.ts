@@ -1,0 +1,59 @@
+import { execFile } from 'node:child_process';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import openapiTS, { astToString } from 'openapi-typescript';
+import converter from 'swagger2openapi';
+import { parse, stringify } from 'yaml';
+
+/**
+ * The generation pipeline, one API at a time:
+ *   specs/<api>/swagger.yaml (split sources) --redocly bundle--> generated/<api>/swagger.yaml (Swagger 2.0)
+ *   --swagger2openapi--> generated/<api>/openapi.yaml (OpenAPI 3) --openapi-typescript--> generated/<api>/schema.d.ts
+ */
+export const API_NAMES = ['compliance', 'conductor', 'console'] as const;
+export type ApiName = (typeof API_NAMES)[number];
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const GENERATED_FILES = ['swagger.yaml', 'openapi.yaml', 'schema.d.ts'] as const;
+
+const run = promisify(execFile);
+const HEADER = (api: ApiName) =>
+  `# Generated from specs/${api}/ by \`make generate\`. Do not edit: change the spec and regenerate.\n`;
+
+async function bundle(api: ApiName, outFile: string): Promise<void> {
+  await run(join(ROOT, 'node_modules/.bin/redocly'), ['bundle', `${api}@v0`, '--config', join(ROOT, 'redocly.yaml'), '-o', outFile], {
+    cwd: ROOT,
+  });
+}
+
+async function toOpenApi3(swagger: unknown): Promise<Record<string, unknown>> {
+  const { openapi } = await converter.convertObj(swagger as object, { patch: true, warnOnly: false, resolve: false });
+  return openapi as Record<string, unknown>;
+}
+
+async function toTypes(api: ApiName, openapi: Record<string, unknown>): Promise<string> {
+  // Passing the parsed document keeps openapi-typescript from reading redocly.yaml, which names the Swagger 2.0 roots.
+  const ast = await openapiTS(openapi as Parameters<typeof openapiTS>[0], { alphabetize: true, rootTypes: false });
+  return `/**\n * Generated from specs/${api}/ by \`make generate\`. Do not edit: change the spec and regenerate.\n */\n\n${astToString(ast)}`;
+}
+
+/** Writes the three generated files of every API below `outRoot` (normally `generated/`). */
+export async function generateAll(outRoot: string): Promise<string[]> {
+  const written: string[] = [];
+  for (const api of API_NAMES) {
+    const dir = join(outRoot, api);
+    await mkdir(dir, { recursive: true });
+    const swaggerFile = join(dir, 'swagger.yaml');
+    await bundle(api, swaggerFile);
+    const swaggerYaml = HEADER(api) + (await readFile(swaggerFile, 'utf8'));
+    await writeFile(swaggerFile, swaggerYaml);
+
+    const openapi = await toOpenApi3(parse(swaggerYaml));
+    await writeFile(join(dir, 'openapi.yaml'), HEADER(api) + stringify(openapi, { lineWidth: 0 }));
+    await writeFile(join(dir, 'schema.d.ts'), await toTypes(api, openapi));
+    written.push(...GENERATED_FILES.map((f) => join(dir, f)));
+  }
+  return written;
+}

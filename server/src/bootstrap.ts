@@ -1,0 +1,22 @@
+import { dirname, join } from 'node:path';
+import { systemClock, type Clock } from './domain/clock.js';
+import { DEFAULT_ORGANIZATION } from './domain/organizations/service.js';
+import type { Config } from './config.js';
+import { seedDemoData } from './demo/seed.js';
+import { createServices, type Services } from './services.js';
+import { migrateToLatest, openDatabase } from './storage/database.js';
+
+/** Opens and migrates the database, then makes sure the default organization and root exist. */
+export async function bootstrap(config: Config, clock: Clock = systemClock): Promise<Services> {
+  const database = openDatabase(config.databaseUrl);
+  await migrateToLatest(database);
+  const services = createServices(database, clock);
+  await services.organizations.ensure(DEFAULT_ORGANIZATION);
+  const generated = await services.conductorUsers.ensureRoot({
+    configured: config.conductorRootSecret,
+    file: config.conductorRootSecretFile,
+  });
+  if (generated) console.log(`conductor root secret generated and written to ${generated} (readable by its owner only)`);
+  if (config.demoData) await seedDemoData(services, join(dirname(config.conductorRootSecretFile), 'demo-credentials.json'));
+  return services;
+}

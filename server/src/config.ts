@@ -1,0 +1,71 @@
+/**
+ * Configuration comes from environment variables only. A bad value stops start-up with a message that names the
+ * variable, so an operator never has to guess which setting is wrong.
+ */
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string;
+  demoData: boolean;
+  conductorRootSecret: string | undefined;
+  conductorRootSecretFile: string;
+  validateResponses: boolean;
+  shutdownTimeoutMs: number;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
+    super(`${variable}: ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^[0-9]+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got '${raw}'`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(name, `must be 'true' or 'false', got '${raw}'`);
+}
+
+function databaseUrl(env: Env): string {
+  const raw = env.DATABASE_URL;
+  if (raw === undefined || raw === '') return 'sqlite:./data/app.db';
+  if (/^sqlite:.+/.test(raw) || /^postgres(ql)?:\/\/.+/.test(raw)) return raw;
+  throw new ConfigError('DATABASE_URL', `must be 'sqlite:<path>' or 'postgres://…', got '${raw}'`);
+}
+
+function rootSecret(env: Env): string | undefined {
+  const raw = env.CONDUCTOR_ROOT_SECRET;
+  if (raw === undefined || raw === '') return undefined;
+  if (raw.length < 16) throw new ConfigError('CONDUCTOR_ROOT_SECRET', 'must be at least 16 characters long');
+  if (raw.includes(':')) throw new ConfigError('CONDUCTOR_ROOT_SECRET', "must not contain ':'");
+  return raw;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  return {
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    host: env.HOST || '127.0.0.1',
+    databaseUrl: databaseUrl(env),
+    demoData: boolean(env, 'DEMO_DATA', false),
+    conductorRootSecret: rootSecret(env),
+    conductorRootSecretFile: env.CONDUCTOR_ROOT_SECRET_FILE || './data/conductor-root-secret',
+    validateResponses: boolean(env, 'VALIDATE_RESPONSES', false),
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+  };
+}

@@ -1,0 +1,285 @@
+import type { Clock } from '../clock.js';
+import { AppError } from '../errors.js';
+import { newId } from '../ids.js';
+import { resourceTypesOf } from '../cloud/catalog.js';
+import { ALL, parseRoleArn, usesRoles, type Provider } from '../cloud/providers.js';
+import type {
+  EnvironmentRepository,
+  Page,
+  PageRequest,
+  ScanRepository,
+  SortDirection,
+} from '../../storage/repositories/types.js';
+import {
+  DEFAULT_SCAN_INTERVAL,
+  REGIONS_EDITABLE_SINCE,
+  checkFamilies,
+  checkName,
+  checkOptionKeys,
+  checkRegions,
+  checkRemediateTypes,
+  checkResourceGroups,
+  checkResourceTypes,
+  checkRoleArn,
+  parseProvider,
+  parseScanInterval,
+  parseScheduleEnabled,
+} from './rules.js';
+import type {
+  CreateEnvironmentInput,
+  Environment,
+  EnvironmentFilter,
+  EnvironmentOrder,
+  ProviderAccess,
+  ProviderOptionsInput,
+  RoleAccess,
+  RoleOptionsInput,
+  SubscriptionAccess,
+  SubscriptionOptionsInput,
+  UpdateEnvironmentInput,
+} from './types.js';
+
+export interface EnvironmentServiceDeps {
+  environments: EnvironmentRepository;
+  scans: ScanRepository;
+  clock: Clock;
+}
+
+/** The environment use cases: every rule of seed 000 §2.2, §3.2, §4 and product.md §5 is enforced here. */
+export class EnvironmentService {
+  constructor(private readonly deps: EnvironmentServiceDeps) {}
+
+  list(
+    orgId: string,
+    page: PageRequest,
+    order: { by: EnvironmentOrder; direction: SortDirection },
+    filter: EnvironmentFilter,
+  ): Promise<Page<Environment>> {
+    return this.deps.environments.list(orgId, page, order, filter);
+  }
+
+  async get(orgId: string, id: string): Promise<Environment> {
+    const env = await this.deps.environments.get(orgId, id);
+    if (!env) throw AppError.notFound('environment', id);
+    return env;
+  }
+
+  async create(orgId: string, input: CreateEnvironmentInput): Promise<Environment> {
+    const provider = parseProvider(input.provider);
+    const optionKeys = Object.keys(input.provider_options ?? {});
+    if (optionKeys.length === 0) throw AppError.missing(`provider_options.${provider}`);
+    checkOptionKeys(provider, optionKeys);
+
+    const access = newAccess(provider, input.provider_options);
+    const surveyResourceTypes =
+      input.survey_resource_types === undefined
+        ? resourceTypesOf(provider).filter((t) => t.recommended).map((t) => t.type)
+        : checkResourceTypes(provider, 'survey_resource_types', input.survey_resource_types);
+    const now = this.deps.clock.nowSeconds();
+    const env: Environment = {
+      id: newId(),
+      orgId,
+      name: checkName(input.name),
+      provider,
+      access,
+      complianceFamilies: checkFamilies(provider, input.compliance_families ?? []),
+      surveyResourceTypes,
+      surveyResourceGroups: resourceGroups(provider, input.survey_resource_groups, input.provider_options.provider_b) ?? (provider === 'provider_b' ? [ALL] : null),
+      remediateResourceTypes: checkRemediateTypes(provider, input.remediate_resource_types ?? [], surveyResourceTypes),
+      baselineId: null,
+      remediation: false,
+      scanInterval: input.scan_interval === undefined ? DEFAULT_SCAN_INTERVAL : parseScanInterval(input.scan_interval),
+      scanScheduleEnabled: input.scan_schedule_enabled === undefined ? true : parseScheduleEnabled(input.scan_schedule_enabled),
+      scheduleAnchorAt: now,
+      lastScanId: null,
+      lastScanAt: null,
+      scanStatus: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await this.deps.environments.insert(env);
+    return env;
+  }
+
+  /** PATCH semantics: absent fields stay as they are. */
+  async update(orgId: string, id: string, input: UpdateEnvironmentInput): Promise<Environment> {
+    const current = await this.get(orgId, id);
+    const provider = current.provider;
+    const now = this.deps.clock.nowSeconds();
+    const next: Environment = { ...current };
+
+    if (input.provider !== undefined && input.provider !== provider) {
+      const requested = parseProvider(input.provider);
+      throw AppError.invalid(
+        'provider',
+        usesRoles(requested) && usesRoles(provider)
+          ? `an environment cannot move between standard and government regions (${provider} to ${requested})`
+          : `the provider of an environment cannot change (${provider} to ${requested})`,
+      );
+    }
+    if (input.name !== undefined) next.name = checkName(input.name);
+    if (input.provider_options !== undefined) {
+      checkOptionKeys(provider, Object.keys(input.provider_options));
+      next.access = updatedAccess(current, input.provider_options);
+    }
+    if (input.compliance_families !== undefined) next.complianceFamilies = checkFamilies(provider, input.compliance_families);
+    if (input.survey_resource_types !== undefined) {
+      next.surveyResourceTypes = checkResourceTypes(provider, 'survey_resource_types', input.survey_resource_types);
+    }
+    const groups = resourceGroups(provider, input.survey_resource_groups, input.provider_options?.provider_b);
+    if (groups !== undefined) next.surveyResourceGroups = groups;
+    if (input.remediate_resource_types !== undefined || input.survey_resource_types !== undefined) {
+      next.remediateResourceTypes = checkRemediateTypes(
+        provider,
+        input.remediate_resource_types ?? current.remediateResourceTypes,
+        next.surveyResourceTypes,
+      );
+    }
+    if (input.remediation !== undefined) {
+      if (!usesRoles(provider)) {
+        throw AppError.invalid('remediation', 'baseline enforcement is available only for provider_a and provider_a_gov');
+      }
+      next.remediation = input.remediation;
+    }
+    if (input.baseline_id !== undefined) next.baselineId = await this.baseline(current, input.baseline_id);
+    if (input.scan_interval !== undefined) {
+      const interval = parseScanInterval(input.scan_interval);
+      // Seed 000 §3.4 rule 1: a change takes effect at once; the next scan is one new interval from now.
+      if (interval !== current.scanInterval) next.scheduleAnchorAt = now;
+      next.scanInterval = interval;
+    }
+    if (input.scan_schedule_enabled !== undefined) {
+      const enabled = parseScheduleEnabled(input.scan_schedule_enabled);
+      // Turning the schedule back on restarts the timer rather than firing a scan that is long overdue.
+      if (enabled && !current.scanScheduleEnabled) next.scheduleAnchorAt = Math.max(next.scheduleAnchorAt, now);
+      next.scanScheduleEnabled = enabled;
+    }
+
+    next.updatedAt = now;
+    await this.deps.environments.update(next);
+    return next;
+  }
+
+  async delete(orgId: string, id: string): Promise<void> {
+    if (!(await this.deps.environments.delete(orgId, id))) throw AppError.notFound('environment', id);
+  }
+
+  /** `""` clears the baseline (and with it drift detection); otherwise it must be a SUCCESS scan of this environment. */
+  private async baseline(env: Environment, baselineId: string): Promise<string | null> {
+    if (baselineId === '') return null;
+    const scan = await this.deps.scans.get(env.orgId, baselineId);
+    if (!scan || scan.environmentId !== env.id) {
+      throw AppError.invalid('baseline_id', `scan ${baselineId} is not a scan of environment ${env.id}`);
+    }
+    if (scan.status !== 'SUCCESS') {
+      throw AppError.invalid('baseline_id', `scan ${baselineId} has status ${scan.status}; only a SUCCESS scan can be a baseline`);
+    }
+    return scan.id;
+  }
+}
+
+function newAccess(provider: Provider, options: ProviderOptionsInput): ProviderAccess {
+  if (provider === 'provider_b') return newSubscriptionAccess(options.provider_b ?? {});
+  return newRoleAccess(provider, options[provider] ?? {});
+}
+
+function newRoleAccess(provider: 'provider_a' | 'provider_a_gov', input: RoleOptionsInput): RoleAccess {
+  const field = `provider_options.${provider}`;
+  if (input.role_arn === undefined) throw AppError.missing(`${field}.role_arn`);
+  const roleArn = checkRoleArn(provider, `${field}.role_arn`, input.role_arn);
+  if (input.regions !== undefined && input.region !== undefined) {
+    throw AppError.invalid(`${field}.region`, 'is deprecated and cannot be combined with regions; send regions only');
+  }
+  if (input.region !== undefined) {
+    if (input.region === ALL) throw AppError.invalid(`${field}.region`, "must name one region; use regions: ['*'] for all");
+    return { kind: 'role', roleArn, region: checkRegions(provider, `${field}.region`, [input.region])[0]! };
+  }
+  if (input.regions === undefined) throw AppError.missing(`${field}.regions`);
+  return { kind: 'role', roleArn, regions: checkRegions(provider, `${field}.regions`, input.regions) };
+}
+
+function newSubscriptionAccess(input: SubscriptionOptionsInput): SubscriptionAccess {
+  if (input.subscription_id === undefined) throw AppError.missing('provider_options.provider_b.subscription_id');
+  return {
+    kind: 'subscription',
+    subscriptionId: input.subscription_id,
+    ...(input.tenant_id !== undefined && { tenantId: input.tenant_id }),
+    ...(input.application_id !== undefined && { applicationId: input.application_id }),
+    ...(input.client_secret !== undefined && { clientSecret: input.client_secret }),
+    ...(input.remediate_resource_groups !== undefined && {
+      remediateResourceGroups: checkResourceGroups('provider_options.provider_b.remediate_resource_groups', input.remediate_resource_groups),
+    }),
+  };
+}
+
+function updatedAccess(env: Environment, options: ProviderOptionsInput): ProviderAccess {
+  const access = env.access;
+  if (access.kind === 'subscription') {
+    const input = options.provider_b ?? {};
+    for (const immutable of ['subscription_id', 'tenant_id'] as const) {
+      if (input[immutable] !== undefined) {
+        throw AppError.invalid(`provider_options.provider_b.${immutable}`, 'cannot change; create a new environment for another subscription');
+      }
+    }
+    return {
+      ...access,
+      ...(input.application_id !== undefined && { applicationId: input.application_id }),
+      ...(input.client_secret !== undefined && { clientSecret: input.client_secret }),
+      ...(input.remediate_resource_groups !== undefined && {
+        remediateResourceGroups: checkResourceGroups('provider_options.provider_b.remediate_resource_groups', input.remediate_resource_groups),
+      }),
+    };
+  }
+
+  const provider = env.provider as 'provider_a' | 'provider_a_gov';
+  const field = `provider_options.${provider}`;
+  const input = options[provider] ?? {};
+  const next: RoleAccess = { ...access };
+  if (input.region !== undefined) {
+    throw AppError.invalid(`${field}.region`, 'is deprecated and accepted on create only; send regions');
+  }
+  if (input.role_arn !== undefined) {
+    const roleArn = checkRoleArn(provider, `${field}.role_arn`, input.role_arn);
+    const before = parseRoleArn(access.roleArn)?.account;
+    const after = parseRoleArn(roleArn)?.account;
+    if (before !== after) {
+      throw AppError.invalid(`${field}.role_arn`, `must stay in account ${before}; the environment's scans and baseline belong to that account`);
+    }
+    next.roleArn = roleArn;
+  }
+  if (input.regions !== undefined) {
+    // Seed 000 §4 rules 1 and 2: the list replaces the old one, and only environments that expose `regions` and
+    // were created after 28 April 2020 may change it.
+    if (access.region !== undefined || env.createdAt < REGIONS_EDITABLE_SINCE) {
+      throw AppError.invalid(
+        `${field}.regions`,
+        access.region !== undefined
+          ? `this environment was created with the deprecated region '${access.region}' and its region cannot change`
+          : 'environments created before 28 April 2020 cannot change their regions',
+      );
+    }
+    next.regions = checkRegions(provider, `${field}.regions`, input.regions);
+  }
+  return next;
+}
+
+/**
+ * Seed 000 §2.2 puts survey_resource_groups on the environment; the public service kept it in
+ * provider_options.provider_b. Both are accepted; sending both with different lists is ambiguous, so it is refused.
+ */
+function resourceGroups(
+  provider: Provider,
+  topLevel: string[] | undefined,
+  inOptions: SubscriptionOptionsInput | undefined,
+): string[] | undefined {
+  const nested = inOptions?.survey_resource_groups;
+  if (topLevel === undefined && nested === undefined) return undefined;
+  if (provider !== 'provider_b') throw AppError.invalid('survey_resource_groups', 'applies to provider_b environments only');
+  if (topLevel !== undefined && nested !== undefined && JSON.stringify(topLevel) !== JSON.stringify(nested)) {
+    throw AppError.invalid(
+      'survey_resource_groups',
+      'differs from provider_options.provider_b.survey_resource_groups; send one of them',
+    );
+  }
+  return checkResourceGroups('survey_resource_groups', (topLevel ?? nested)!);
+}

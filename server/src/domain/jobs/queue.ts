@@ -1,0 +1,184 @@
+import { hostname } from 'node:os';
+import type { Clock } from '../clock.js';
+import { newId } from '../ids.js';
+import type { Job, JobRepository } from '../../storage/repositories/types.js';
+
+/** What a job handler may ask of the queue while it runs. */
+export interface JobContext {
+  job: Job;
+  /** Pushes the lease further out; long work calls it between steps. False when the lease was lost. */
+  heartbeat(): Promise<boolean>;
+}
+
+export type JobHandler = (payload: unknown, context: JobContext) => Promise<void>;
+
+export interface JobQueueOptions {
+  /** How long a claim lasts without a heartbeat before another worker may take the job over. */
+  leaseMs?: number;
+  /** Idle polling interval; enqueueing in this process wakes the worker at once. */
+  pollMs?: number;
+  /** Jobs run at the same time by this worker. */
+  concurrency?: number;
+  /** First retry delay; doubles with every attempt, up to `maxBackoffMs`. */
+  backoffMs?: number;
+  maxBackoffMs?: number;
+}
+
+export interface EnqueueOptions {
+  maxAttempts?: number;
+  /** Milliseconds since the epoch; now by default. */
+  runAt?: number;
+}
+
+/**
+ * The durable job queue and its worker. Jobs live in the database, are claimed under a lease and finish only
+ * while the lease is still held, so a job whose worker died is taken over after the lease runs out (or failed
+ * with a message once its attempts are used up) and is never lost, and a worker that lost its lease cannot
+ * record a second outcome.
+ */
+export class JobQueue {
+  private readonly handlers = new Map<string, JobHandler>();
+  private readonly owner = `${hostname()}:${process.pid}:${newId().slice(0, 8)}`;
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly leaseMs: number;
+  private readonly pollMs: number;
+  private readonly concurrency: number;
+  private readonly backoffMs: number;
+  private readonly maxBackoffMs: number;
+  private running = false;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly jobs: JobRepository,
+    private readonly clock: Clock,
+    options: JobQueueOptions = {},
+  ) {
+    this.leaseMs = options.leaseMs ?? 60_000;
+    this.pollMs = options.pollMs ?? 250;
+    this.concurrency = options.concurrency ?? 2;
+    this.backoffMs = options.backoffMs ?? 1_000;
+    this.maxBackoffMs = options.maxBackoffMs ?? 300_000;
+  }
+
+  register(kind: string, handler: JobHandler): void {
+    if (this.handlers.has(kind)) throw new Error(`a handler for job kind '${kind}' is already registered`);
+    this.handlers.set(kind, handler);
+  }
+
+  async enqueue(kind: string, payload: unknown, options: EnqueueOptions = {}): Promise<Job> {
+    const now = this.clock.nowMs();
+    const job: Job = {
+      id: newId(),
+      kind,
+      payload,
+      status: 'queued',
+      attempts: 0,
+      maxAttempts: options.maxAttempts ?? 3,
+      runAt: options.runAt ?? now,
+      leaseOwner: null,
+      leaseExpiresAt: null,
+      lastError: null,
+      createdAt: now,
+      updatedAt: now,
+      finishedAt: null,
+    };
+    await this.jobs.insert(job);
+    this.wake();
+    return job;
+  }
+
+  get(id: string): Promise<Job | undefined> {
+    return this.jobs.get(id);
+  }
+
+  /**
+   * Claims and runs one due job, if any; returns it as it was claimed. Tests drive the queue with this; the
+   * polling loop of `start` uses it too.
+   */
+  async runOnce(): Promise<Job | undefined> {
+    const job = await this.claimNext();
+    if (job) await this.execute(job);
+    return job;
+  }
+
+  private async claimNext(): Promise<Job | undefined> {
+    const now = this.clock.nowMs();
+    await this.jobs.failAbandoned(
+      now,
+      (attempts) => `abandoned: the worker stopped before finishing, and all ${attempts} attempts are used up`,
+    );
+    return this.jobs.claim(this.owner, now, now + this.leaseMs);
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.schedule(0);
+  }
+
+  /** Stops claiming new jobs and waits for the ones in flight, up to `timeoutMs`. */
+  async stop(timeoutMs = 10_000): Promise<void> {
+    this.running = false;
+    clearTimeout(this.timer);
+    let timeout: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled([...this.inFlight]),
+      new Promise((resolve) => (timeout = setTimeout(resolve, timeoutMs))),
+    ]);
+    clearTimeout(timeout);
+  }
+
+  private wake(): void {
+    if (this.running && this.inFlight.size < this.concurrency) this.schedule(0);
+  }
+
+  private schedule(delayMs: number): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.fill(), delayMs);
+    this.timer.unref();
+  }
+
+  /** Claims jobs until the worker is full or nothing is due, then sleeps for one poll interval. */
+  private async fill(): Promise<void> {
+    while (this.running && this.inFlight.size < this.concurrency) {
+      let job: Job | undefined;
+      try {
+        job = await this.claimNext();
+      } catch (error) {
+        console.error('job claim failed:', error);
+      }
+      if (!job) break;
+      const run = this.execute(job).finally(() => {
+        this.inFlight.delete(run);
+        this.wake();
+      });
+      this.inFlight.add(run);
+    }
+    if (this.running) this.schedule(this.pollMs);
+  }
+
+  private async execute(job: Job): Promise<void> {
+    const handler = this.handlers.get(job.kind);
+    const now = () => this.clock.nowMs();
+    if (!handler) {
+      await this.jobs.fail(job.id, this.owner, `no handler for job kind '${job.kind}'`, now());
+      return;
+    }
+    const context: JobContext = {
+      job,
+      heartbeat: () => this.jobs.extendLease(job.id, this.owner, now() + this.leaseMs, now()),
+    };
+    try {
+      await handler(job.payload, context);
+      await this.jobs.complete(job.id, this.owner, now());
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (job.attempts >= job.maxAttempts) {
+        await this.jobs.fail(job.id, this.owner, message, now());
+      } else {
+        const delay = Math.min(this.backoffMs * 2 ** (job.attempts - 1), this.maxBackoffMs);
+        await this.jobs.retry(job.id, this.owner, message, now() + delay, now());
+      }
+    }
+  }
+}

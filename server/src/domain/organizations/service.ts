@@ -1,0 +1,28 @@
+import type { Clock } from '../clock.js';
+import { newId } from '../ids.js';
+import type { Organization, OrganizationRepository } from '../../storage/repositories/types.js';
+
+export const DEFAULT_ORGANIZATION = 'default';
+
+export class OrganizationService {
+  constructor(
+    private readonly organizations: OrganizationRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The organization with this name, created on first use. */
+  async ensure(name: string): Promise<Organization> {
+    const existing = await this.organizations.findByName(name);
+    if (existing) return existing;
+    const org: Organization = { id: newId(), name, createdAt: this.clock.nowSeconds() };
+    try {
+      await this.organizations.insert(org);
+      return org;
+    } catch (error) {
+      // Another process created it first (several servers share one PostgreSQL database).
+      const raced = await this.organizations.findByName(name);
+      if (raced) return raced;
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,70 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { GENERATED_DIR } from '../paths.js';
+
+export const API_NAMES = ['compliance', 'conductor', 'console'] as const;
+export type ApiName = (typeof API_NAMES)[number];
+
+export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
+
+export interface OperationInfo {
+  operationId: string;
+  method: string;
+  path: string;
+  /** Declared statuses, as strings: '200', '404', ... */
+  statuses: string[];
+  /** Media type of each declared success response that has a body. */
+  responseMediaTypes: Record<string, string>;
+}
+
+/** One API as the server sees it: the generated documents it serves and validates against. */
+export interface ApiDocument {
+  name: ApiName;
+  basePath: string;
+  /** The OpenAPI 3 document (generated/<api>/openapi.yaml), parsed. */
+  openapi: Record<string, unknown>;
+  /** The Swagger 2.0 bundle exactly as generated, served by GET /v0/swagger. */
+  swaggerYaml: Buffer;
+  operations: OperationInfo[];
+}
+
+type Operation = { operationId?: string; responses?: Record<string, { content?: Record<string, unknown> }> };
+
+export function listOperations(openapi: Record<string, unknown>): OperationInfo[] {
+  const paths = (openapi.paths ?? {}) as Record<string, Record<string, Operation>>;
+  const operations: OperationInfo[] = [];
+  for (const [path, item] of Object.entries(paths)) {
+    for (const method of HTTP_METHODS) {
+      const op = item[method];
+      if (!op?.operationId) continue;
+      const responses = op.responses ?? {};
+      const responseMediaTypes: Record<string, string> = {};
+      for (const [status, response] of Object.entries(responses)) {
+        const mediaType = Object.keys(response.content ?? {})[0];
+        if (mediaType) responseMediaTypes[status] = mediaType;
+      }
+      operations.push({ operationId: op.operationId, method, path, statuses: Object.keys(responses), responseMediaTypes });
+    }
+  }
+  return operations;
+}
+
+export function loadApiDocument(name: ApiName, generatedDir = GENERATED_DIR): ApiDocument {
+  const openapi = parse(readFileSync(join(generatedDir, name, 'openapi.yaml'), 'utf8')) as Record<string, unknown>;
+  const servers = (openapi.servers ?? []) as Array<{ url: string }>;
+  const basePath = servers[0]?.url ?? '/';
+  return {
+    name,
+    basePath,
+    openapi,
+    swaggerYaml: readFileSync(join(generatedDir, name, 'swagger.yaml')),
+    operations: listOperations(openapi),
+  };
+}
+
+/**
+ * Operations that declare a 501 response are not implemented yet. That declaration in the spec is the one list:
+ * the server answers 501 for exactly these and the contract tests skip exactly these.
+ */
+export const isPending = (op: OperationInfo): boolean => op.statuses.includes('501');

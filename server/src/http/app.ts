@@ -1,0 +1,121 @@
+import express, { type Express, type RequestHandler } from 'express';
+import * as OpenApiValidator from 'express-openapi-validator';
+import { sql } from 'kysely';
+import swaggerUi from 'swagger-ui-express';
+import { AppError } from '../domain/errors.js';
+import type { Services } from '../services.js';
+import { API_NAMES, loadApiDocument, type ApiDocument, type ApiName } from './apis.js';
+import { complianceHandlers } from './compliance/index.js';
+import { conductorHandlers } from './conductor/index.js';
+import { consoleHandlers } from './console/index.js';
+import type { HandlerContext } from './context.js';
+import { errorRenderer } from './errors.js';
+import { bindOperations, dispatcher } from './registry.js';
+import { basicAuth, type SecurityHandler } from './security.js';
+
+export interface AppOptions {
+  services: Services;
+  /** Validate every response against the spec (always on in tests; configurable in production). */
+  validateResponses: boolean;
+  /** Body size limit for archives on the conductor API. */
+  archiveLimitBytes?: number;
+}
+
+export interface App {
+  express: Express;
+  /** Flip to make /readyz answer 503 while the server drains. */
+  setDraining(draining: boolean): void;
+}
+
+const JSON_LIMIT = '1mb';
+
+function securityHandlers(api: ApiName, services: Services): Record<string, SecurityHandler> {
+  switch (api) {
+    case 'compliance':
+      return { basicAuth: basicAuth((user, secret) => services.apiClients.authenticate(user, secret)) };
+    case 'conductor':
+      return { basicAuth: basicAuth((user, secret) => services.conductorUsers.authenticate(user, secret)) };
+    case 'console':
+      // Console sessions arrive with the console issue; until then no session exists, so every call needs sign-in.
+      return { consoleSession: async () => false, csrfToken: async () => false };
+  }
+}
+
+const HANDLERS: Record<ApiName, object> = {
+  compliance: complianceHandlers,
+  conductor: conductorHandlers,
+  console: consoleHandlers,
+};
+
+function bodyParsers(api: ApiName, archiveLimitBytes: number): RequestHandler[] {
+  const json = express.json({ limit: JSON_LIMIT, type: 'application/json' });
+  if (api !== 'conductor') return [json];
+  return [json, express.raw({ limit: archiveLimitBytes, type: ['application/x-tar', 'application/octet-stream'] })];
+}
+
+/** One API mounted at its base path: parse, validate (security first), dispatch, render errors. */
+function mountApi(app: Express, api: ApiDocument, options: AppOptions, context: HandlerContext): void {
+  const table = bindOperations(api, HANDLERS[api.name]);
+  const validator = OpenApiValidator.middleware({
+    apiSpec: structuredClone(api.openapi) as never,
+    validateApiSpec: false,
+    validateRequests: { allowUnknownQueryParameters: false },
+    validateResponses: options.validateResponses ? { allErrors: true } : false,
+    validateSecurity: { handlers: securityHandlers(api.name, options.services) },
+    validateFormats: true,
+    ignoreUndocumented: false,
+  });
+  app.use(
+    api.basePath,
+    ...bodyParsers(api.name, options.archiveLimitBytes ?? 10 * 1024 * 1024),
+    ...validator,
+    dispatcher(table, context),
+    () => {
+      throw new AppError('not_found', 'no such operation; see the API documentation at /docs');
+    },
+    errorRenderer(api.name),
+  );
+}
+
+/** Builds the whole server without listening; `main.ts` listens, tests use port 0. */
+export function createApp(options: AppOptions): App {
+  const apis = Object.fromEntries(API_NAMES.map((name) => [name, loadApiDocument(name)])) as Record<ApiName, ApiDocument>;
+  const context: HandlerContext = { services: options.services, apis };
+  let draining = false;
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    if (draining) return void res.status(503).json({ status: 'draining' });
+    try {
+      await sql`select 1`.execute(options.services.database.db);
+      res.json({ status: 'ready' });
+    } catch {
+      res.status(503).json({ status: 'database unavailable' });
+    }
+  });
+
+  for (const api of Object.values(apis)) {
+    app.get(`/docs/specs/${api.name}.yaml`, (_req, res) => {
+      res.type('application/yaml').send(api.swaggerYaml);
+    });
+  }
+  app.use(
+    '/docs',
+    swaggerUi.serveFiles(undefined, { swaggerOptions: {} }),
+    swaggerUi.setup(undefined, {
+      explorer: true,
+      customSiteTitle: 'API documentation',
+      swaggerOptions: { urls: API_NAMES.map((name) => ({ url: `/docs/specs/${name}.yaml`, name })) },
+    }),
+  );
+
+  for (const api of Object.values(apis)) mountApi(app, api, options, context);
+
+  return { express: app, setDraining: (value) => (draining = value) };
+}

@@ -1,0 +1,37 @@
+import { parseSearch } from '../../domain/environments/search.js';
+import type { CreateEnvironmentInput, UpdateEnvironmentInput } from '../../domain/environments/types.js';
+import type { HandlerContext } from '../context.js';
+import { pageBody } from '../paging.js';
+import { environmentBody } from './presenters.js';
+import type { Req, Res } from './types.js';
+
+export async function listEnvironments(req: Req<'listEnvironments'>, { services }: HandlerContext): Res<'listEnvironments'> {
+  const { offset = 0, max_items = 100, order_by = 'created_at', order_direction = 'desc', query } = req.query;
+  const page = await services.environments.list(
+    req.principal.orgId,
+    { offset, limit: max_items },
+    { by: order_by, direction: order_direction },
+    parseSearch(query),
+  );
+  return { status: 200, body: pageBody(page, offset, environmentBody) };
+}
+
+export async function createEnvironment(req: Req<'createEnvironment'>, { services }: HandlerContext): Res<'createEnvironment'> {
+  const env = await services.environments.create(req.principal.orgId, req.body as CreateEnvironmentInput);
+  return { status: 201, body: environmentBody(env) };
+}
+
+export async function getEnvironment(req: Req<'getEnvironment'>, { services }: HandlerContext): Res<'getEnvironment'> {
+  const env = await services.environments.get(req.principal.orgId, req.path.environment_id);
+  return { status: 200, body: { ...environmentBody(env), resource_summary: null } };
+}
+
+export async function updateEnvironment(req: Req<'updateEnvironment'>, { services }: HandlerContext): Res<'updateEnvironment'> {
+  const env = await services.environments.update(req.principal.orgId, req.path.environment_id, req.body as UpdateEnvironmentInput);
+  return { status: 200, body: environmentBody(env) };
+}
+
+export async function deleteEnvironment(req: Req<'deleteEnvironment'>, { services }: HandlerContext): Res<'deleteEnvironment'> {
+  await services.environments.delete(req.principal.orgId, req.path.environment_id);
+  return { status: 204, body: undefined };
+}

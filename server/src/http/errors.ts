@@ -1,0 +1,130 @@
+import type { ErrorRequestHandler, Response } from 'express';
+import { AppError, type ErrorCode, type ErrorDetail } from '../domain/errors.js';
+import type { ApiName } from './apis.js';
+
+/** The one table from error codes to HTTP statuses. */
+export const STATUS_OF: Record<ErrorCode, number> = {
+  invalid_json: 400,
+  missing_parameter: 400,
+  invalid_parameter: 400,
+  bad_request: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  work_already_started: 409,
+  illegal_state: 409,
+  payload_too_large: 413,
+  rate_limited: 429,
+  internal: 500,
+  not_implemented: 501,
+  unavailable: 503,
+};
+
+/** `type` of the compliance and console error bodies, per code. */
+const TYPE_OF: Record<ErrorCode, string> = {
+  invalid_json: 'InvalidJSON',
+  missing_parameter: 'MissingParameter',
+  invalid_parameter: 'InvalidParameterValue',
+  bad_request: 'BadRequest',
+  unauthenticated: 'AuthenticationError',
+  forbidden: 'AuthorizationError',
+  not_found: 'NotFound',
+  method_not_allowed: 'MethodNotAllowed',
+  conflict: 'Conflict',
+  work_already_started: 'WorkAlreadyStartedException',
+  illegal_state: 'Conflict',
+  payload_too_large: 'PayloadTooLarge',
+  rate_limited: 'TooManyRequests',
+  internal: 'InternalServerError',
+  not_implemented: 'NotImplemented',
+  unavailable: 'ServiceUnavailable',
+};
+
+/** Seed 000 §7 and product.md §6: what an authentication failure says on each API. */
+const UNAUTHENTICATED: Record<ApiName, { message: string; challenge: string }> = {
+  compliance: { message: 'The authentication token is invalid or missing', challenge: 'Basic realm="compliance", charset="UTF-8"' },
+  conductor: { message: 'Unauthorized', challenge: 'Basic realm="conductor", charset="UTF-8"' },
+  console: { message: 'Sign in required', challenge: '' },
+};
+
+interface ValidatorError {
+  status: number;
+  message?: string;
+  errors?: Array<{ path?: string; message?: string }>;
+  headers?: Record<string, string>;
+  type?: string;
+}
+
+const isValidatorError = (error: unknown): error is ValidatorError =>
+  typeof error === 'object' && error !== null && typeof (error as { status?: unknown }).status === 'number';
+
+/** `/body/provider_options/regions/0` or `.query.max_items` → `provider_options.regions[0]` / `query.max_items`. */
+function fieldOf(path: string): string {
+  const parts = path.replace(/^[./]/, '').split(/[./]/).filter(Boolean);
+  if (parts[0] === 'body') parts.shift();
+  return parts.map((p, i) => (/^[0-9]+$/.test(p) ? `[${p}]` : i === 0 ? p : `.${p}`)).join('') || 'body';
+}
+
+/**
+ * Turns anything thrown while serving a request into an AppError: our own, the validator's (bad input, missing
+ * credentials, unknown route) and the body parser's (malformed JSON, oversized body).
+ */
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  if (!isValidatorError(error)) return new AppError('internal', 'Internal server error', { cause: error });
+
+  if (error.type === 'entity.parse.failed') return new AppError('invalid_json', `body: not valid JSON (${error.message ?? 'parse error'})`);
+  if (error.type === 'entity.too.large') return new AppError('bad_request', 'body: larger than the size limit');
+  switch (error.status) {
+    case 400: {
+      const problems = (error.errors ?? []).map((e) => `${fieldOf(e.path ?? '')}: ${(e.message ?? 'is invalid').replace(/^(should|must) /, 'must ')}`);
+      const missing = (error.errors ?? []).every((e) => /required/.test(e.message ?? ''));
+      return new AppError(missing && problems.length > 0 ? 'missing_parameter' : 'invalid_parameter', problems.join('; ') || error.message || 'invalid request');
+    }
+    case 401:
+      return new AppError('unauthenticated', error.message ?? 'unauthenticated');
+    case 403:
+      return new AppError('forbidden', error.message ?? 'forbidden');
+    case 404:
+      return new AppError('not_found', 'no such operation; see the API documentation at /docs');
+    case 405:
+      return new AppError('method_not_allowed', error.message ?? 'method not allowed');
+    case 413:
+      return new AppError('bad_request', 'body: larger than the size limit');
+    case 415:
+      return new AppError('bad_request', `Content-Type: ${error.message ?? 'unsupported media type'}`);
+    default:
+      return new AppError('internal', 'Internal server error', { cause: error });
+  }
+}
+
+function body(api: ApiName, status: number, error: AppError, message: string): unknown {
+  if (api === 'conductor') {
+    const errors: ErrorDetail[] = error.details;
+    return { code: status, message, errors };
+  }
+  return { type: TYPE_OF[error.code], code: status, message };
+}
+
+function setHeaders(res: Response, api: ApiName, error: AppError, original: unknown): void {
+  if (error.code === 'unauthenticated' && UNAUTHENTICATED[api].challenge) {
+    res.set('WWW-Authenticate', UNAUTHENTICATED[api].challenge);
+  }
+  const extra = isValidatorError(original) ? original.headers : undefined;
+  if (extra) res.set(extra);
+}
+
+/** Renders every error of one API in that API's error body. */
+export function errorRenderer(api: ApiName): ErrorRequestHandler {
+  return (raw, _req, res, next) => {
+    if (res.headersSent) return next(raw);
+    const error = toAppError(raw);
+    const status = STATUS_OF[error.code];
+    if (status >= 500 && error.code !== 'not_implemented') console.error(`[${api}]`, raw);
+    const message = error.code === 'unauthenticated' ? UNAUTHENTICATED[api].message : error.message;
+    setHeaders(res, api, error, raw);
+    res.status(status).json(body(api, status, error, message));
+  };
+}

@@ -1,0 +1,39 @@
+import type { Request } from 'express';
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      /** Who is calling, set by the security handler of the matched operation. */
+      principal?: unknown;
+    }
+  }
+}
+
+/** Reads `Authorization: Basic base64(user:secret)`; undefined when absent or malformed. */
+export function basicCredentials(req: Request): { user: string; secret: string } | undefined {
+  const header = req.headers.authorization;
+  if (!header) return undefined;
+  const match = /^Basic ([A-Za-z0-9+/=]+)$/i.exec(header.trim());
+  if (!match) return undefined;
+  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon <= 0) return undefined;
+  return { user: decoded.slice(0, colon), secret: decoded.slice(colon + 1) };
+}
+
+export type SecurityHandler = (req: Request) => Promise<boolean>;
+
+/**
+ * The validator calls this for operations whose spec requires `basicAuth`: it resolves the principal from the
+ * credentials, or refuses (401 with the API's body and challenge).
+ */
+export function basicAuth<P>(authenticate: (user: string, secret: string) => Promise<P | undefined>): SecurityHandler {
+  return async (req) => {
+    const credentials = basicCredentials(req);
+    const principal = credentials && (await authenticate(credentials.user, credentials.secret));
+    if (!principal) return false;
+    req.principal = principal;
+    return true;
+  };
+}

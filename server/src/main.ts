@@ -1,0 +1,53 @@
+import type { Server } from 'node:http';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { bootstrap } from './bootstrap.js';
+import { createApp } from './http/app.js';
+
+const ACTIVITY_FLUSH_MS = 30_000;
+
+async function start(config: Config): Promise<void> {
+  const services = await bootstrap(config);
+  const app = createApp({ services, validateResponses: config.validateResponses });
+  services.jobs.start();
+  const flush = setInterval(() => void services.apiClients.flushActivity().catch((e) => console.error('activity flush failed:', e)), ACTIVITY_FLUSH_MS);
+  flush.unref();
+
+  const server: Server = app.express.listen(config.port, config.host, () => {
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    console.log(`listening on http://${config.host}:${port} (compliance /v0, conductor /api/v0, console /console, docs /docs)`);
+  });
+
+  // SIGTERM: stop accepting, let requests in flight finish, stop the job worker, then exit 0.
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal} received: draining`);
+    app.setDraining(true);
+    const force = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs);
+    force.unref();
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    await closed;
+    await services.jobs.stop(config.shutdownTimeoutMs);
+    clearInterval(flush);
+    await services.apiClients.flushActivity();
+    await services.database.close();
+    console.log('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+try {
+  await start(loadConfig());
+} catch (error) {
+  if (error instanceof ConfigError) {
+    console.error(`configuration error: ${error.message}`);
+  } else {
+    console.error('start-up failed:', error);
+  }
+  process.exit(1);
+}

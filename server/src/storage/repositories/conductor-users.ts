@@ -1,0 +1,26 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../schema.js';
+import type { ConductorUser, ConductorUserRepository } from './types.js';
+
+export class KyselyConductorUserRepository implements ConductorUserRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async get(name: string): Promise<ConductorUser | undefined> {
+    const row = await this.db.selectFrom('conductor_users').selectAll().where('name', '=', name).executeTakeFirst();
+    return row && { name: row.name, secretHash: row.secret_hash, secretCreatedAt: row.secret_created_at, createdAt: row.created_at };
+  }
+
+  async upsert(user: ConductorUser): Promise<void> {
+    const values = {
+      name: user.name,
+      secret_hash: user.secretHash,
+      secret_created_at: user.secretCreatedAt,
+      created_at: user.createdAt,
+    };
+    await this.db
+      .insertInto('conductor_users')
+      .values(values)
+      .onConflict((oc) => oc.column('name').doUpdateSet({ secret_hash: values.secret_hash, secret_created_at: values.secret_created_at }))
+      .execute();
+  }
+}

@@ -1,0 +1,117 @@
+import { sql, type Expression, type Kysely, type Selectable, type SqlBool } from 'kysely';
+import type { Provider } from '../../domain/cloud/providers.js';
+import type { Environment, EnvironmentFilter, EnvironmentOrder, ProviderAccess, ScanStatus } from '../../domain/environments/types.js';
+import type { Database, EnvironmentsTable } from '../schema.js';
+import type { EnvironmentRepository, Page, PageRequest, SortDirection } from './types.js';
+
+type Row = Selectable<EnvironmentsTable>;
+
+function toEnvironment(row: Row): Environment {
+  return {
+    id: row.id,
+    orgId: row.org_id,
+    name: row.name,
+    provider: row.provider as Provider,
+    access: JSON.parse(row.provider_options) as ProviderAccess,
+    complianceFamilies: JSON.parse(row.compliance_families) as string[],
+    surveyResourceTypes: JSON.parse(row.survey_resource_types) as string[],
+    surveyResourceGroups: row.survey_resource_groups === null ? null : (JSON.parse(row.survey_resource_groups) as string[]),
+    remediateResourceTypes: JSON.parse(row.remediate_resource_types) as string[],
+    baselineId: row.baseline_id,
+    remediation: row.remediation === 1,
+    scanInterval: row.scan_interval,
+    scanScheduleEnabled: row.scan_schedule_enabled === 1,
+    scheduleAnchorAt: row.schedule_anchor_at,
+    lastScanId: row.last_scan_id,
+    lastScanAt: row.last_scan_at,
+    scanStatus: row.scan_status as ScanStatus | null,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+function toRow(env: Environment): Row {
+  return {
+    id: env.id,
+    org_id: env.orgId,
+    name: env.name,
+    provider: env.provider,
+    provider_options: JSON.stringify(env.access),
+    compliance_families: JSON.stringify(env.complianceFamilies),
+    survey_resource_types: JSON.stringify(env.surveyResourceTypes),
+    survey_resource_groups: env.surveyResourceGroups === null ? null : JSON.stringify(env.surveyResourceGroups),
+    remediate_resource_types: JSON.stringify(env.remediateResourceTypes),
+    baseline_id: env.baselineId,
+    remediation: env.remediation ? 1 : 0,
+    scan_interval: env.scanInterval,
+    scan_schedule_enabled: env.scanScheduleEnabled ? 1 : 0,
+    schedule_anchor_at: env.scheduleAnchorAt,
+    last_scan_id: env.lastScanId,
+    last_scan_at: env.lastScanAt,
+    scan_status: env.scanStatus,
+    created_at: env.createdAt,
+    updated_at: env.updatedAt,
+  };
+}
+
+/**
+ * Case-insensitive substring match that means the same on both databases: `%` and `_` in the term are literal
+ * characters, and SQLite (which has no default LIKE escape) is told the escape character.
+ */
+function contains(column: 'name' | 'id' | 'provider_options', term: string): Expression<SqlBool> {
+  const pattern = `%${term.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+}
+
+export class KyselyEnvironmentRepository implements EnvironmentRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async list(
+    orgId: string,
+    page: PageRequest,
+    order: { by: EnvironmentOrder; direction: SortDirection },
+    filter: EnvironmentFilter,
+  ): Promise<Page<Environment>> {
+    let query = this.db.selectFrom('environments').selectAll().where('org_id', '=', orgId);
+    if (filter.provider?.length) query = query.where('provider', 'in', filter.provider);
+    if (filter.status?.length) query = query.where('scan_status', 'in', filter.status);
+    for (const term of filter.name ?? []) query = query.where(contains('name', term));
+    for (const term of filter.id ?? []) query = query.where(contains('id', term));
+    for (const term of filter.arn ?? []) query = query.where(contains('provider_options', term));
+    for (const term of filter.text ?? []) {
+      query = query.where((eb) => eb.or([contains('name', term), contains('id', term)]));
+    }
+    // One row past the page tells whether another page exists without counting the whole table.
+    const rows = await query
+      .orderBy(order.by, order.direction)
+      .orderBy('id', order.direction)
+      .limit(page.limit + 1)
+      .offset(page.offset)
+      .execute();
+    return { items: rows.slice(0, page.limit).map(toEnvironment), hasMore: rows.length > page.limit };
+  }
+
+  async get(orgId: string, id: string): Promise<Environment | undefined> {
+    const row = await this.db
+      .selectFrom('environments')
+      .selectAll()
+      .where('id', '=', id)
+      .where('org_id', '=', orgId)
+      .executeTakeFirst();
+    return row && toEnvironment(row);
+  }
+
+  async insert(env: Environment): Promise<void> {
+    await this.db.insertInto('environments').values(toRow(env)).execute();
+  }
+
+  async update(env: Environment): Promise<void> {
+    const { id, org_id: orgId, created_at: _createdAt, ...changes } = toRow(env);
+    await this.db.updateTable('environments').set(changes).where('id', '=', id).where('org_id', '=', orgId).execute();
+  }
+
+  async delete(orgId: string, id: string): Promise<boolean> {
+    const result = await this.db.deleteFrom('environments').where('id', '=', id).where('org_id', '=', orgId).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+}

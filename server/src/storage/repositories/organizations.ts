@@ -1,0 +1,27 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, OrganizationsTable } from '../schema.js';
+import type { Organization, OrganizationRepository } from './types.js';
+
+const toOrganization = (row: Selectable<OrganizationsTable>): Organization => ({
+  id: row.id,
+  name: row.name,
+  createdAt: row.created_at,
+});
+
+export class KyselyOrganizationRepository implements OrganizationRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async findByName(name: string): Promise<Organization | undefined> {
+    const row = await this.db.selectFrom('organizations').selectAll().where('name', '=', name).executeTakeFirst();
+    return row && toOrganization(row);
+  }
+
+  async get(id: string): Promise<Organization | undefined> {
+    const row = await this.db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && toOrganization(row);
+  }
+
+  async insert(org: Organization): Promise<void> {
+    await this.db.insertInto('organizations').values({ id: org.id, name: org.name, created_at: org.createdAt }).execute();
+  }
+}
