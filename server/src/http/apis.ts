@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'yaml';
+import { load } from 'js-yaml';
 import { GENERATED_DIR } from '../paths.js';
 
 export const API_NAMES = ['compliance', 'conductor', 'console'] as const;
@@ -50,17 +50,25 @@ export function listOperations(openapi: Record<string, unknown>): OperationInfo[
   return operations;
 }
 
+const loaded = new Map<string, ApiDocument>();
+
+/** Reads an API's generated documents once per process; they never change while it runs. */
 export function loadApiDocument(name: ApiName, generatedDir = GENERATED_DIR): ApiDocument {
-  const openapi = parse(readFileSync(join(generatedDir, name, 'openapi.yaml'), 'utf8')) as Record<string, unknown>;
+  const key = join(generatedDir, name);
+  const cached = loaded.get(key);
+  if (cached) return cached;
+  const openapi = load(readFileSync(join(generatedDir, name, 'openapi.yaml'), 'utf8')) as Record<string, unknown>;
   const servers = (openapi.servers ?? []) as Array<{ url: string }>;
   const basePath = servers[0]?.url ?? '/';
-  return {
+  const document: ApiDocument = {
     name,
     basePath,
     openapi,
     swaggerYaml: readFileSync(join(generatedDir, name, 'swagger.yaml')),
     operations: listOperations(openapi),
   };
+  loaded.set(key, document);
+  return document;
 }
 
 /**

@@ -67,6 +67,13 @@ function fieldOf(path: string): string {
   return parts.map((p, i) => (/^[0-9]+$/.test(p) ? `[${p}]` : i === 0 ? p : `.${p}`)).join('') || 'body';
 }
 
+/** The validator's wording, made to read after a field name: `must have required property 'x'` → `is required`. */
+function ruleOf(message: string | undefined): string {
+  if (!message) return 'is invalid';
+  if (/^must have required property/.test(message)) return 'is required';
+  return message.replace(/^should /, 'must ');
+}
+
 /**
  * Turns anything thrown while serving a request into an AppError: our own, the validator's (bad input, missing
  * credentials, unknown route) and the body parser's (malformed JSON, oversized body).
@@ -79,7 +86,7 @@ export function toAppError(error: unknown): AppError {
   if (error.type === 'entity.too.large') return new AppError('bad_request', 'body: larger than the size limit');
   switch (error.status) {
     case 400: {
-      const problems = (error.errors ?? []).map((e) => `${fieldOf(e.path ?? '')}: ${(e.message ?? 'is invalid').replace(/^(should|must) /, 'must ')}`);
+      const problems = (error.errors ?? []).map((e) => `${fieldOf(e.path ?? '')}: ${ruleOf(e.message)}`);
       const missing = (error.errors ?? []).every((e) => /required/.test(e.message ?? ''));
       return new AppError(missing && problems.length > 0 ? 'missing_parameter' : 'invalid_parameter', problems.join('; ') || error.message || 'invalid request');
     }

@@ -88,11 +88,13 @@ function notImplemented(operationId: string): AnyHandler {
 /** Dispatches on the operation the validator matched (`req.openapi`), never on path strings. */
 export function dispatcher(table: Map<string, BoundOperation>, context: unknown): RequestHandler {
   return async (req, res, next) => {
-    const operationId = (req.openapi as { schema?: { operationId?: string } } | undefined)?.schema?.operationId;
+    const operationId = req.openapi?.schema.operationId;
     const bound = operationId === undefined ? undefined : table.get(operationId);
     if (!bound) return next();
+    // Path parameters come from the validator's match: Express resets req.params in every router layer.
+    const path = req.openapi?.pathParams ?? {};
     const reply = await bound.handler(
-      { path: req.params, query: req.query, body: req.body, principal: req.principal } as HandlerRequest<unknown, unknown>,
+      { path, query: req.query, body: req.body, principal: req.principal } as HandlerRequest<unknown, unknown>,
       context as never,
     );
     res.status(reply.status);

@@ -6,6 +6,8 @@ declare global {
     interface Request {
       /** Who is calling, set by the security handler of the matched operation. */
       principal?: unknown;
+      /** The operation express-openapi-validator matched. */
+      openapi?: import('express-openapi-validator/dist/framework/types.js').OpenApiRequestMetadata;
     }
   }
 }

@@ -9,7 +9,8 @@ export function environmentBody(env: Environment): Schemas['Environment'] {
     provider: env.provider,
     tenant_id: env.orgId,
     provider_options: providerOptionsBody(env),
-    compliance_families: env.complianceFamilies,
+    // The domain has checked every family and region against the provider; the spec lists them as enums.
+    compliance_families: env.complianceFamilies as Schemas['ComplianceFamily'][],
     survey_resource_types: env.surveyResourceTypes,
     ...(env.surveyResourceGroups !== null && { survey_resource_groups: env.surveyResourceGroups }),
     remediate_resource_types: env.remediateResourceTypes,

@@ -1,0 +1,52 @@
+# Every target with a '## ' comment is listed by 'make help'.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+NPM_STAMP := node_modules/.install-stamp
+export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
+
+.PHONY: help deps lint generate check-generated build run test test-unit contract mock bench clean
+
+help: ## List the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-16s %s\n", $$1, $$2}'
+
+$(NPM_STAMP): package.json package-lock.json client/package.json
+	npm ci --no-fund --no-audit
+	@touch $@
+
+deps: $(NPM_STAMP) ## Install npm dependencies (only when package files changed)
+
+lint: deps ## Lint every spec (redocly), check every example against its schema, type-check all TypeScript
+	redocly lint --config redocly.yaml --format stylish
+	tsx scripts/check-examples.ts
+	tsc -p tsconfig.json --noEmit
+
+generate: deps ## Bundle the specs, convert them to OpenAPI 3 and generate TypeScript types into generated/
+	tsx scripts/generate.ts
+
+check-generated: deps ## Fail when generated/ is stale against specs/
+	tsx scripts/check-generated.ts
+
+build: deps ## Compile the server into dist/
+	rm -rf dist
+	tsc -p tsconfig.build.json
+
+run: build ## Start the server (SQLite under ./data, demo data; see README for the variables)
+	DEMO_DATA=$${DEMO_DATA:-true} node dist/server/src/main.js
+
+test-unit: deps ## Unit and component tests (SQLite, and PostgreSQL when TEST_DATABASE_URL is set)
+	vitest run
+
+contract: build ## Dredd against the real server and against Prism mocks of each spec
+	tsx contract-tests/run.ts
+
+test: deps lint check-generated test-unit contract ## Everything: lint, freshness, unit and component tests, contract tests
+	@echo "make test: all checks passed"
+
+mock: deps ## Prism mocks of each spec (compliance :4010, conductor :4011, console :4012)
+	tsx contract-tests/prism/mock.ts
+
+bench: build ## HTTP load: the server against bare Express serving the same JSON
+	tsx bench/http.ts
+
+clean: ## Remove build output and local data
+	rm -rf dist data reports

@@ -1,0 +1,3366 @@
+/**
+ * Generated from specs/compliance/ by `make generate`. Do not edit: change the spec and regenerate.
+ */
+
+export interface paths {
+    "/environments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List environments
+         * @description Lists the organization's environments (those the caller's groups cover), sorted by `order_by` and
+         *     `order_direction` (default newest first), optionally filtered by `query`.
+         */
+        get: operations["listEnvironments"];
+        put?: never;
+        /**
+         * Create an environment
+         * @description Creates an environment. See `CreateEnvironmentInput` for the validation rules. `scan_interval` and
+         *     `scan_schedule_enabled` may be sent as strings; they are answered as an integer and a boolean. The environment
+         *     has no baseline, drift detection and remediation are off, and no scan has run (`scan_status` is `null`).
+         */
+        post: operations["createEnvironment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/environments/{environment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the environment.
+                 * @example 3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f
+                 */
+                environment_id: components["parameters"]["environment_id_path"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an environment
+         * @description Returns one environment with the compliance summary of its latest successful scan (`null` before the first one).
+         */
+        get: operations["getEnvironment"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an environment
+         * @description Deletes the environment with its scans, results and events; a scan in progress is stopped, and the environment
+         *     is removed from notifications and groups. No body is returned.
+         */
+        delete: operations["deleteEnvironment"];
+        options?: never;
+        head?: never;
+        /**
+         * Update an environment
+         * @description Changes the fields sent; absent fields are unchanged. Also sets or clears the baseline (`baseline_id`, which
+         *     turns drift detection on or off) and switches remediation. See `UpdateEnvironmentInput` for the rules: the
+         *     region list is replaced as a whole; environments created with the deprecated `region` cannot change region;
+         *     standard and government regions cannot be swapped; `scan_interval` is at least 600 seconds and its change
+         *     reschedules the next scan at once (next scan = max(end of last scan, this change) + interval).
+         */
+        patch: operations["updateEnvironment"];
+        trace?: never;
+    };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events of an environment
+         * @description Lists the compliance, drift and remediation (baseline enforcement) events recorded by the scans of one
+         *     environment, newest first. Events are pulled: there is no inbound push channel (see notifications for
+         *     outbound delivery). Filters combine with AND; values of one repeatable filter combine with OR. `change` and
+         *     `resource_type` match the event's `resource_diff` or `compliance_diff`.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List groups
+         * @description Lists the organization's groups by name (ascending by default), 10 per page by default.
+         */
+        get: operations["listGroups"];
+        put?: never;
+        /**
+         * Create a group
+         * @description Creates a group granting `policy` over `environment_ids` (`["*"]` = all current and future environments) to
+         *     its future members. It starts without users or API clients; add users with `PATCH /users`. 409 when a group
+         *     of that name exists; 404 when an environment id is unknown.
+         */
+        post: operations["createGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List invites
+         * @description Lists the organization's invites by `created_at`, newest first by default, optionally only those of one email address.
+         */
+        get: operations["listInvites"];
+        put?: never;
+        /**
+         * Invite a person
+         * @description Invites an email address into the organization with the given groups; the invite is emailed through the
+         *     configured SMTP server and accepted in the web console. It expires 7 days after creation unless `expires` is
+         *     `false`. 409 when a `PENDING` invite for that address exists or the address already belongs to a user; 404 when
+         *     a group id is unknown.
+         */
+        post: operations["createInvite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invites/{invite_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the invite.
+                 * @example 8e0a2c4e-6a8c-4e0a-8c2e-4a6c8e0a2c4e
+                 */
+                invite_id: components["parameters"]["invite_id_path"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an invite
+         * @description Returns one invite.
+         */
+        get: operations["getInviteById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metadata/{provider}/permissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The provider (`provider_b` has no role policy to generate).
+                 * @example provider_a
+                 */
+                provider: "provider_a" | "provider_a_gov";
+            };
+            cookie?: never;
+        };
+        /**
+         * Get the permissions needed to scan and remediate
+         * @description Returns the role policy document and trust relationship the role named by an environment's `role_arn` needs,
+         *     for scanning `survey_resource_type` types and remediating `remediate_resource_type` types (default: every
+         *     supported type of the provider for both). Types not supported by the provider are a 400. (The public service
+         *     offered this as `POST` with a body; here it is `GET` with query parameters.)
+         */
+        get: operations["getPermissions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metadata/{provider}/resource_types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The provider.
+                 * @example provider_a
+                 */
+                provider: "provider_a" | "provider_a_gov" | "provider_b";
+            };
+            cookie?: never;
+        };
+        /**
+         * List supported resource types of a provider
+         * @description Lists the resource types the provider supports, computed from the service's catalog, and the subset recommended
+         *     for scanning. For `provider_a` and `provider_a_gov`, most types are regional: send `region` to list the types
+         *     of that region too (`*` = types of any region of the provider); global (non-regional) types are always listed,
+         *     with or without `region`. A region of another provider's partition (e.g. a government region for `provider_a`)
+         *     is a 400. `provider_b` types do not depend on the region.
+         */
+        get: operations["getResourceTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List notifications
+         * @description Lists the organization's notifications, oldest first. There is no operation to get a single notification; page through this list.
+         */
+        get: operations["listNotifications"];
+        put?: never;
+        /**
+         * Create a notification
+         * @description Creates a notification. After each scan of a watched environment, the scan's events of the chosen kinds are
+         *     delivered: by email to `emails` through the configured SMTP server, and by webhook as an HTTP POST to
+         *     `webhook_url` signed with the header `X-Signature-256: sha256=<hex HMAC-SHA256 of the raw body, keyed with
+         *     webhook_secret>`. Failed deliveries are retried with exponential backoff; the outcome shows in `last_error` and
+         *     `last_delivery_at`. At least one of `emails` or `webhook_url` is required. Unknown environment ids are a 404.
+         */
+        post: operations["createNotification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notifications/{notification_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the notification (its `notification_id`).
+                 * @example 2c4e6a8b-0d1f-4a3c-8e5b-7d9f1a3c5e7b
+                 */
+                notification_id: components["parameters"]["notification_id_path"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Replace a notification
+         * @description Replaces the notification with the body (PUT: a full replace; absent optional fields become empty), except
+         *     that an absent `webhook_secret` keeps the stored secret, since it cannot be read back. Same rules as creation.
+         */
+        put: operations["updateNotification"];
+        post?: never;
+        /**
+         * Delete a notification
+         * @description Deletes the notification; deliveries not yet sent are dropped. No body is returned.
+         */
+        delete: operations["deleteNotification"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List custom rules
+         * @description Lists the organization's custom rules by name, optionally filtered by `query` and `status`.
+         */
+        get: operations["listCustomRules"];
+        put?: never;
+        /**
+         * Create a custom rule
+         * @description Creates a custom rule, `ENABLED`: a CEL (Common Expression Language) expression evaluated per resource of
+         *     `resource_type` with the variable `resource` bound to the resource's JSON document; `true` passes, `false`
+         *     fails. It joins every later scan of environments of its providers. A `rule_text` that does not compile is a 400
+         *     whose message carries the compiler's message and position, e.g.
+         *     `body.rule_text: 1:26: undeclared reference to 'resourc'`. Warnings are returned in `errors`.
+         */
+        post: operations["createCustomRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rules/{rule_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the custom rule.
+                 * @example 5d7f9b1d-3f5a-4c7e-9a0c-2e4a6c8e0a2c
+                 */
+                rule_id: components["parameters"]["rule_id_path"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a custom rule
+         * @description Returns one custom rule.
+         */
+        get: operations["getCustomRule"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a custom rule
+         * @description Deletes the rule; scans that start afterwards no longer evaluate it (results of past scans are kept). No body is returned.
+         */
+        delete: operations["deleteCustomRule"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a custom rule
+         * @description Changes the fields sent; absent fields are unchanged. A new `rule_text` must compile (400 with the compiler's
+         *     message and `line:column` otherwise). `status` enables or disables the rule; the change applies to scans that
+         *     start afterwards.
+         */
+        patch: operations["updateCustomRule"];
+        trace?: never;
+    };
+    "/rules/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test a custom rule against a scan
+         * @description Evaluates a CEL rule text, without saving it, on every resource of `resource_type` in the scan `scan_id`, with the
+         *     variable `resource` bound to each resource's JSON document (the documents `GET /rules/test/input` returns).
+         *     A `rule_text` that does not compile is a 400 whose message carries the compiler's message and position
+         *     (`line:column`). Unknown scan: 404.
+         */
+        post: operations["testCustomRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rules/test/input": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the input of a custom rule test
+         * @description Returns the JSON documents of the resources of `resource_type` in the scan `scan_id`: exactly what a CEL rule
+         *     sees as the variable `resource`, one evaluation per document. Use it to write and debug `rule_text`.
+         */
+        get: operations["testCustomRuleInput"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List scans of an environment
+         * @description Lists the scans of one environment, newest first by default, optionally filtered by status and by a `created_at` range.
+         */
+        get: operations["listScans"];
+        put?: never;
+        /**
+         * Start a scan
+         * @description Starts an on-demand scan of the environment at once, whatever its schedule; the answer is the new scan with
+         *     status `IN_PROGRESS`. Poll `GET /scans/{scan_id}` until it is `SUCCESS` or `ERROR`. Only one scan of an
+         *     environment runs at a time: while one is in progress (on demand or scheduled) this is a 409
+         *     `WorkAlreadyStartedException`. When the scan ends, the next scheduled scan is planned `scan_interval` seconds later.
+         */
+        post: operations["createScan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scans/{scan_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the scan.
+                 * @example 7b2e4f6a-1c3d-4e5f-8a9b-0c1d2e3f4a5b
+                 */
+                scan_id: components["parameters"]["scan_id_path"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a scan
+         * @description Returns one scan with its compliance summary (`null` unless `SUCCESS`) and the resource types that could not be scanned.
+         */
+        get: operations["getScan"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scans/{scan_id}/compliance_by_resource_types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the scan.
+                 * @example 7b2e4f6a-1c3d-4e5f-8a9b-0c1d2e3f4a5b
+                 */
+                scan_id: components["parameters"]["scan_id_path"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List compliance results of a scan by resource type
+         * @description Lists, for a `SUCCESS` scan, per resource type: how many resources were evaluated and passed, and each failing
+         *     resource with the rules it fails, sorted by resource type. `family` limits the rules considered. A scan that is
+         *     not `SUCCESS` has no results: its page is empty.
+         */
+        get: operations["getComplianceByResourceTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scans/{scan_id}/compliance_by_rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the scan.
+                 * @example 7b2e4f6a-1c3d-4e5f-8a9b-0c1d2e3f4a5b
+                 */
+                scan_id: components["parameters"]["scan_id_path"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List compliance results of a scan by rule
+         * @description Lists, for a `SUCCESS` scan, the result of every rule per control of the environment's compliance families
+         *     (a control maps to one or more rules; a control passes when all its rules pass), sorted by family and control.
+         *     A scan that is not `SUCCESS` has no results: its page is empty.
+         */
+        get: operations["getComplianceByRules"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/swagger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the API description
+         * @description Returns this API's description: the bundled Swagger 2.0 (OpenAPI 2.0) document as YAML, from which clients can
+         *     be generated. No authentication. An unknown query parameter is a 400.
+         */
+        get: operations["getSwagger"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List users
+         * @description Lists the organization's users by creation time, newest first by default, optionally only the user with one email address.
+         */
+        get: operations["listUsers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Edit users' group assignments
+         * @description Sets the group memberships of several users at once: each user in `user_ids` ends up in exactly the groups in
+         *     `group_ids` (`[]` removes them from every group). All or nothing: an unknown user or group id is a 404 and
+         *     nothing changes. Answers 200 with an empty body.
+         */
+        patch: operations["editUsersGroupAssignments"];
+        trace?: never;
+    };
+    "/users/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the user.
+                 * @example 1f3b5d7f-9b1d-4f3b-8d5f-7b9d1f3b5d7f
+                 */
+                user_id: components["parameters"]["user_id_path"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a user
+         * @description Returns one user of the organization.
+         */
+        get: operations["getUserById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /** @description One attribute change of a resource. */
+        Attribute: {
+            /**
+             * @description `input`: a configurable attribute; `output`: a value computed by the provider.
+             * @enum {string}
+             */
+            attr_type: "input" | "output";
+            /** @description Attribute path, dot-separated for nested values (e.g. `versioning.enabled`). */
+            name: string;
+            /** @description Value after the change, JSON-encoded; `null` when removed or `sensitive`. */
+            new: string | null;
+            /** @description Value before the change, JSON-encoded; `null` when absent before or `sensitive`. */
+            old: string | null;
+            /** @description The attribute was removed. */
+            removed: boolean;
+            /** @description Reverting this change needs the resource to be deleted and re-created. */
+            requires_new: boolean;
+            /** @description The value is secret; `old` and `new` are `null`. */
+            sensitive: boolean;
+        };
+        /** @description Body of a 401 answer: credentials are missing or invalid. */
+        AuthenticationError: {
+            /**
+             * Format: int32
+             * @description The HTTP status, repeated.
+             * @enum {integer}
+             */
+            code: 401;
+            /** @description Human-readable detail; names the offending field or parameter and the rule it broke. */
+            message: string;
+            /**
+             * @description Kind of error.
+             * @enum {string}
+             */
+            type: "AuthenticationError";
+        };
+        /** @description Body of a 403 answer: the caller's group policy does not allow the operation. */
+        AuthorizationError: {
+            /**
+             * Format: int32
+             * @description The HTTP status, repeated.
+             * @enum {integer}
+             */
+            code: 403;
+            /** @description Human-readable detail; names the offending field or parameter and the rule it broke. */
+            message: string;
+            /**
+             * @description Kind of error.
+             * @enum {string}
+             */
+            type: "AuthorizationError" | "EnvironmentAccessDenied";
+        };
+        /** @description Body of a 400 answer: the request is invalid. */
+        BadRequestError: {
+            /**
+             * Format: int32
+             * @description The HTTP status, repeated.
+             * @enum {integer}
+             */
+            code: 400;
+            /** @description Human-readable detail; names the offending field or parameter and the rule it broke. */
+            message: string;
+            /**
+             * @description Kind of error.
+             * @enum {string}
+             */
+            type: "BadRequest" | "InvalidJSON" | "InvalidParameterValue" | "MissingParameter" | "AlreadyInvitedError";
+        };
+        /** @description Compliance of the resources of one type in a scan. */
+        ComplianceByResourceType: {
+            /**
+             * Format: int64
+             * @description Number of resources passing every evaluated rule.
+             */
+            compliant: number;
+            /** @description The failing resources (a list, not a count). */
+            noncompliant: components["schemas"]["NonCompliantResource"][];
+            resource_type: components["schemas"]["ResourceType"];
+            /**
+             * Format: int64
+             * @description Resources of this type evaluated.
+             */
+            total: number;
+        };
+        /** @description A page of compliance results by resource type. */
+        ComplianceByResourceTypeOutput: {
+            /**
+             * Format: int64
+             * @description Number of items in this page.
+             */
+            count: number;
+            /** @description Whether more items exist past this page. */
+            is_truncated: boolean;
+            /** @description The page. */
+            items: components["schemas"]["ComplianceByResourceType"][];
+            /**
+             * Format: int64
+             * @description Present only when `is_truncated` is true; the `offset` of the next page.
+             */
+            next_offset?: number;
+        };
+        /**
+         * @description The result of one rule for one control of a compliance family in a scan. `PASS` when the rule passes on every
+         *     resource of its types, `FAIL` when a resource fails it (`failed_resources`) or a required resource type has no
+         *     resource (`failed_resource_types`), `UNKNOWN` when some of its types were not in the environment's
+         *     `survey_resource_types` (`unsurveyed_resource_types`).
+         */
+        ComplianceByRule: {
+            /** @description Failures caused by a required resource being missing. */
+            failed_resource_types: {
+                /** @description Failure messages. */
+                messages: string[];
+                resource_type: components["schemas"]["ResourceType"];
+            }[];
+            /** @description Resources that fail the rule, with the rule's messages. */
+            failed_resources: {
+                /** @description Failure messages. */
+                messages: string[];
+                resource: components["schemas"]["Resource"];
+            }[];
+            family: components["schemas"]["ComplianceFamily"];
+            /**
+             * @description Result of the rule.
+             * @enum {string}
+             */
+            result: "PASS" | "FAIL" | "UNKNOWN";
+            /** @description Name of the control, e.g. `CIS 2.1.1`, `NIST AC-3`. */
+            rule: string;
+            /** @description Id of the rule evaluated for the control (a built-in rule id, or a custom rule's UUID). */
+            rule_id: string;
+            severity: components["schemas"]["RuleSeverity"];
+            /** @description Types the rule needs that were not scanned, causing `UNKNOWN`. */
+            unsurveyed_resource_types: components["schemas"]["ResourceType"][];
+        };
+        /** @description A page of compliance results by rule (control). */
+        ComplianceByRules: {
+            /**
+             * Format: int64
+             * @description Number of items in this page.
+             */
+            count: number;
+            /** @description Whether more items exist past this page. */
+            is_truncated: boolean;
+            /** @description The page. */
+            items: components["schemas"]["ComplianceByRule"][];
+            /**
+             * Format: int64
+             * @description Present only when `is_truncated` is true; the `offset` of the next page.
+             */
+            next_offset?: number;
+        };
+        /** @description How a resource's compliance changed since the previous scan. */
+        ComplianceDiff: {
+            /** @description Compliance of the resource in this scan, `COMPLIANT`, `NONCOMPLIANT` or `UNKNOWN`; `null` when it no longer exists. */
+            new_state: string | null;
+            /** @description Compliance of the resource in the previous scan, `COMPLIANT`, `NONCOMPLIANT` or `UNKNOWN`; `null` when it did not exist then. */
+            old_state: string | null;
+            /** @description The provider's id of the resource. */
+            resource_id: string;
+            resource_type: components["schemas"]["ResourceType"];
+            /** @description Rule evaluations that changed. */
+            rules: {
+                /** @description Families whose controls map to the rule. */
+                compliance_families: components["schemas"]["ComplianceFamily"][];
+                /** @description Controls that map to the rule, e.g. `CIS 2.1.1`. */
+                controls: string[];
+                /** @description Failure message now; `null` unless it fails. */
+                new_message: string | null;
+                /** @description Result now, `PASS`, `FAIL` or `UNKNOWN`; `null` when the rule no longer evaluates the resource. */
+                new_state: string | null;
+                /** @description Failure message before; `null` unless it failed. */
+                old_message: string | null;
+                /** @description Result before, `PASS`, `FAIL` or `UNKNOWN`; `null` when the rule did not evaluate the resource then. */
+                old_state: string | null;
+                /** @description Id of the rule (built-in id or custom rule UUID). */
+                rule_id: string;
+                /** @description Summary (title) of the rule. */
+                summary: string;
+            }[];
+        };
+        /**
+         * @description A compliance family (a framework whose controls the scan evaluates). Families valid per provider:
+         *     `provider_a` and `provider_a_gov`: `CIS`, `CISCONTROLS`, `CSACCM`, `FBP`, `GDPR`, `HIPAA`, `ISO27001`, `NIST`,
+         *     `PCI`, `SOC2`. `provider_b`: `CSACCM`, `CISPROVB`, `CISCONTROLSPROVB`, `GDPRPROVB`, `HIPAAPROVB`,
+         *     `ISO27001PROVB`, `NISTPROVB`, `PCIPROVB`, `SOC2PROVB`. A family not valid for the environment's provider is a 400.
+         * @example CIS
+         * @enum {string}
+         */
+        ComplianceFamily: "CIS" | "CISCONTROLS" | "CSACCM" | "FBP" | "GDPR" | "HIPAA" | "ISO27001" | "NIST" | "PCI" | "SOC2" | "CISPROVB" | "CISCONTROLSPROVB" | "GDPRPROVB" | "HIPAAPROVB" | "ISO27001PROVB" | "NISTPROVB" | "PCIPROVB" | "SOC2PROVB";
+        /** @description Body of a 409 answer: the request conflicts with the current state. */
+        ConflictError: {
+            /**
+             * Format: int32
+             * @description The HTTP status, repeated.
+             * @enum {integer}
+             */
+            code: 409;
+            /** @description Human-readable detail; names the offending field or parameter and the rule it broke. */
+            message: string;
+            /**
+             * @description Kind of error.
+             * @enum {string}
+             */
+            type: "Conflict" | "WorkAlreadyStartedException";
+        };
+        /**
+         * @description A new custom rule; it starts `ENABLED`. `rule_text` is a CEL expression over the variable `resource`; text that
+         *     does not compile is a 400 whose message carries the compiler's message and position (`line:column`), and an
+         *     expression that is not boolean is a 400 too. `providers` must match the prefix of `resource_type`
+         *     (`PROVA` for `PROVIDER_A` / `PROVIDER_A_GOV`, `PROVB` for `PROVIDER_B`); when neither `providers` nor the
+         *     deprecated `provider` is sent, it defaults to every provider of that prefix.
+         * @example {
+         *       "name": "Bucket versioning enabled",
+         *       "description": "S3 buckets must keep versioning enabled so deleted objects can be recovered.",
+         *       "providers": [
+         *         "PROVIDER_A",
+         *         "PROVIDER_A_GOV"
+         *       ],
+         *       "resource_type": "PROVA.S3.Bucket",
+         *       "rule_text": "has(resource.versioning) && resource.versioning.enabled == true",
+         *       "severity": "Medium",
+         *       "source": "CUSTOM",
+         *       "families": [
+         *         "CIS"
+         *       ]
+         *     }
+         */
+        CreateCustomRuleInput: {
+            /**
+             * @description What the rule checks and how to fix a failure.
+             * @default
+             */
+            description: string;
+            /** @description Compliance families whose results include this rule. Default `[]`. */
+            families?: components["schemas"]["ComplianceFamily"][];
+            /** @description Name of the rule. */
+            name: string;
+            provider?: components["schemas"]["CustomRuleProvider"];
+            /** @description Providers the rule applies to (replaces the deprecated `provider`; when both are sent, `provider` must be in `providers`). */
+            providers?: components["schemas"]["CustomRuleProvider"][];
+            resource_type: components["schemas"]["ResourceType"];
+            /** @description The CEL expression; `resource` is the resource's JSON document. */
+            rule_text: string;
+            severity?: components["schemas"]["RuleSeverity"];
+            /**
+             * @description Origin of the rule; only `CUSTOM`.
+             * @default CUSTOM
+             * @enum {string}
+             */
+            source: "CUSTOM";
+        };
+        /**
+         * @description A new environment. Validation (each failure is a 400 naming the field):
+         *     - `provider` and the single key of `provider_options` must agree.
+         *     - `provider_a` / `provider_a_gov` need `role_arn` (partition `prova` resp. `prova-us-gov`) and either `regions`
+         *       (preferred) or the deprecated `region`; regions must belong to the provider (government regions only for
+         *       `provider_a_gov`), or be `*` alone. `provider_b` needs `subscription_id`.
+         *     - `compliance_families` must be valid for the provider; resource types must be supported by the provider.
+         *     - `scan_interval` is at least 600 seconds.
+         *     `baseline_id`, `remediation` and `drift` cannot be set on create: set a baseline with
+         *     `PATCH /environments/{environment_id}` once a scan has succeeded. Creating an environment does not start a scan;
+         *     with the schedule on, the first scheduled scan starts `scan_interval` seconds after creation (start one at once
+         *     with `POST /scans`).
+         * @example {
+         *       "name": "production-us",
+         *       "provider": "provider_a",
+         *       "provider_options": {
+         *         "provider_a": {
+         *           "role_arn": "arn:prova:iam::123456789012:role/compliance-scanner",
+         *           "regions": [
+         *             "us-east-1",
+         *             "us-west-2"
+         *           ]
+         *         }
+         *       },
+         *       "compliance_families": [
+         *         "CIS",
+         *         "NIST"
+         *       ],
+         *       "survey_resource_types": [
+         *         "PROVA.S3.Bucket",
+         *         "PROVA.EC2.SecurityGroup",
+         *         "PROVA.IAM.User"
+         *       ],
+         *       "remediate_resource_types": [
+         *         "PROVA.S3.Bucket"
+         *       ],
+         *       "scan_interval": "3600",
+         *       "scan_schedule_enabled": "true"
+         *     }
+         */
+        CreateEnvironmentInput: {
+            /**
+             * @description Compliance families to evaluate (valid for the provider, see `ComplianceFamily`). Default `[]`.
+             * @default []
+             */
+            compliance_families: components["schemas"]["ComplianceFamily"][];
+            /** @description Name of the environment. */
+            name: string;
+            provider: components["schemas"]["Provider"];
+            provider_options: components["schemas"]["ProviderOptions"];
+            /** @description Resource types the service may correct once remediation is turned on. Default `[]`. */
+            remediate_resource_types?: components["schemas"]["ResourceType"][];
+            /**
+             * @description Seconds between scheduled scans, at least 600, default 86400, no maximum; an integer or a string of digits; always answered as an integer.
+             * @default 86400
+             */
+            scan_interval: number | string;
+            /**
+             * @description Whether scheduled scans run; a boolean or the string `true` / `false`; always answered as a boolean. Default `true`.
+             * @default true
+             */
+            scan_schedule_enabled: boolean | ("true" | "false");
+            /**
+             * @description `provider_b` only (400 otherwise): resource groups to scan. Also accepted as
+             *     `provider_options.provider_b.survey_resource_groups`; when both are sent they must be equal. Default `["*"]`:
+             *     all resource groups, including ones created later.
+             */
+            survey_resource_groups?: string[];
+            /** @description Resource types to scan. Default every type the provider supports in the environment's regions. */
+            survey_resource_types?: components["schemas"]["ResourceType"][];
+        };
+        /**
+         * @description A new group. 409 when a group of that name exists; 404 when an environment id is unknown.
+         * @example {
+         *       "name": "Auditors",
+         *       "policy": "builtin:AUDITOR",
+         *       "environment_ids": [
+         *         "*"
+         *       ]
+         *     }
+         */
+        CreateGroupInput: {
+            /**
+             * @description Environments covered; `["*"]` alone means all current and future environments. Default `[]`.
+             * @default []
+             */
+            environment_ids: string[];
+            /** @description Name of the group (unique in the organization). */
+            name: string;
+            /**
+             * @description The policy the group grants (see `Group`).
+             * @enum {string}
+             */
+            policy: "builtin:READONLY" | "builtin:AUDITOR" | "builtin:EDITOR" | "builtin:CONTRIBUTOR" | "builtin:MANAGER" | "builtin:ORGANIZATION_REPORT_VIEWER" | "builtin:IAC_SCANNER";
+        };
+        /**
+         * @description A new invite. 409 when a `PENDING` invite for the address exists or the address already belongs to a user of the
+         *     organization; 404 when a group id is unknown.
+         * @example {
+         *       "email": "dana.lee@example.com",
+         *       "group_ids": [
+         *         "4c6e8a0c-2e4a-4c6e-8a0c-2e4a6c8e0a2c"
+         *       ],
+         *       "expires": true
+         *     }
+         */
+        CreateInviteInput: {
+            /**
+             * Format: email
+             * @description Address to invite.
+             */
+            email: string;
+            /**
+             * @description Whether the invite expires (7 days after creation); `false` = it never expires.
+             * @default true
+             */
+            expires: boolean;
+            /** @description Groups granted on acceptance. */
+            group_ids: string[];
+        };
+        /**
+         * @description A new notification. At least one of `emails` (non-empty) or `webhook_url` is required (400 otherwise). With a `webhook_url`, `webhook_secret` is required.
+         * @example {
+         *       "name": "Production drift",
+         *       "events": [
+         *         "drift",
+         *         "remediation"
+         *       ],
+         *       "environments": [
+         *         "3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f"
+         *       ],
+         *       "emails": [
+         *         "secops@example.com"
+         *       ],
+         *       "webhook_url": "https://hooks.example.com/compliance",
+         *       "webhook_secret": "9f8e7d6c5b4a39281706f5e4d3c2b1a0"
+         *     }
+         */
+        CreateNotificationInput: {
+            /** @description Email recipients. */
+            emails?: string[];
+            /** @description Ids of the environments to watch, or `["*"]` alone for all environments, including future ones. Unknown ids are a 404. */
+            environments: string[];
+            /** @description Event kinds that trigger it. */
+            events: ("compliance" | "drift" | "remediation")[];
+            /** @description Name of the notification. */
+            name: string;
+            /** @description HMAC-SHA256 key for the `X-Signature-256` header of webhook deliveries; required with `webhook_url`. Write-only, never returned. */
+            webhook_secret?: string;
+            /**
+             * Format: uri
+             * @description URL that receives a signed HTTP POST per delivery.
+             */
+            webhook_url?: string;
+        };
+        /**
+         * @description A custom compliance rule: a CEL (Common Expression Language) expression evaluated once per resource of
+         *     `resource_type`, with the variable `resource` bound to the resource's JSON document (the documents
+         *     `GET /rules/test/input` returns). It must evaluate to a boolean: `true` = PASS, `false` = FAIL; an evaluation
+         *     error (e.g. a missing field) = UNKNOWN for that resource. Evaluation is bounded in cost and time. `ENABLED`
+         *     rules join every later scan of environments of their providers; `DISABLED` rules do not run; `INVALID` rules (the
+         *     text no longer compiles, or the resource type is no longer supported) do not run until fixed.
+         */
+        CustomRule: {
+            /** @description Controls the rule is reported under (one `CUSTOM <name>` control per family). */
+            compliance_controls: string[];
+            /**
+             * Format: int64
+             * @description Creation time (Unix seconds).
+             */
+            created_at: number;
+            /** @description Principal that created it (API client id or user id). */
+            created_by: string;
+            /** @description Display name of that principal. */
+            created_by_display_name?: string;
+            /** @description What the rule checks and how to fix a failure. */
+            description: string;
+            /** @description Compliance families whose results include this rule (valid for its providers). */
+            families: components["schemas"]["ComplianceFamily"][];
+            /**
+             * Format: uuid
+             * @description Id of the rule.
+             */
+            id: string;
+            /** @description Name of the rule. */
+            name: string;
+            provider?: components["schemas"]["CustomRuleProvider"];
+            /** @description Providers whose environments the rule applies to. Replaces the deprecated `provider` (which, when shown, is the first entry). */
+            providers: components["schemas"]["CustomRuleProvider"][];
+            resource_type: components["schemas"]["ResourceType"];
+            /** @description The CEL expression, e.g. `resource.versioning.enabled == true`. */
+            rule_text: string;
+            severity: components["schemas"]["RuleSeverity"];
+            /**
+             * @description Origin of the rule; always `CUSTOM`.
+             * @enum {string}
+             */
+            source: "CUSTOM";
+            /**
+             * @description `ENABLED` rules run in scans; `DISABLED` ones do not; `INVALID` ones cannot run until fixed.
+             * @enum {string}
+             */
+            status: "ENABLED" | "DISABLED" | "INVALID";
+            /**
+             * Format: int64
+             * @description Last change (Unix seconds).
+             */
+            updated_at: number;
+            /** @description Principal that last changed it. */
+            updated_by: string;
+            /** @description Display name of that principal. */
+            updated_by_display_name?: string;
+        };
+        /** @description A problem found in a rule's CEL text, with its position. */
+        CustomRuleError: {
+            /**
+             * Format: int32
+             * @description Column of the problem in `rule_text` (1-based).
+             */
+            column?: number;
+            /**
+             * Format: int32
+             * @description Line of the problem in `rule_text` (1-based).
+             */
+            line?: number;
+            /**
+             * @description `error`: the rule cannot be evaluated; `warning`: it can, but probably not as intended.
+             * @enum {string}
+             */
+            severity: "error" | "warning";
+            /** @description The compiler's or checker's message. */
+            text: string;
+        };
+        /**
+         * @description Provider a custom rule applies to (upper case, unlike environments' `provider`).
+         * @example PROVIDER_A
+         * @enum {string}
+         */
+        CustomRuleProvider: "PROVIDER_A" | "PROVIDER_A_GOV" | "PROVIDER_B";
+        /** @description A page of custom rules. */
+        CustomRules: {
+            /**
+             * Format: int64
+             * @description Number of items in this page.
+             */
+            count: number;
+            /** @description Whether more items exist past this page. */
+            is_truncated: boolean;
+            /** @description The page. */
+            items: components["schemas"]["CustomRule"][];
+            /**
+             * Format: int64
+             * @description Present only when `is_truncated` is true; the `offset` of the next page.
+             */
+            next_offset?: number;
+        };
+        /** @description A custom rule with the warnings found in its text (text that does not compile is refused with a 400, so entries here are `warning`s). */
+        CustomRuleWithErrors: components["schemas"]["CustomRule"] & {
+            /** @description Problems found in `rule_text`; empty when none. */
+            errors: components["schemas"]["CustomRuleError"][];
+        };
+        /**
+         * @description New group assignments: each user in `user_ids` becomes a member of exactly the groups in `group_ids` (memberships
+         *     not listed are removed; `[]` removes the users from every group). Unknown ids are a 404; nothing changes then.
+         * @example {
+         *       "user_ids": [
+         *         "1f3b5d7f-9b1d-4f3b-8d5f-7b9d1f3b5d7f"
+         *       ],
+         *       "group_ids": [
+         *         "4c6e8a0c-2e4a-4c6e-8a0c-2e4a6c8e0a2c"
+         *       ]
+         *     }
+         */
+        EditUsersGroupAssignmentsInput: {
+            /** @description Groups the users belong to afterwards. */
+            group_ids: string[];
+            /** @description Users to update. */
+            user_ids: string[];
+        };
+        /**
+         * @description A cloud environment: an account at a provider (its regions or resource groups), what to scan, how often, its
+         *     baseline, drift detection and remediation (baseline enforcement) state. Server-filled fields: `id`, `tenant_id`,
+         *     `drift`, `scan_status`, `last_scan_at`, `next_scan_at`, `created_at`, `updated_at`.
+         */
+        Environment: {
+            /**
+             * Format: uuid
+             * @description Id of the scan used as baseline; `null` when no baseline is set.
+             */
+            baseline_id: string | null;
+            /** @description Compliance families evaluated by scans of this environment; may be empty. */
+            compliance_families: components["schemas"]["ComplianceFamily"][];
+            /**
+             * Format: int64
+             * @description Creation time (Unix seconds).
+             */
+            created_at: number;
+            /** @description Drift detection state; `true` exactly while a baseline is set. */
+            drift: boolean;
+            /**
+             * Format: uuid
+             * @description Id of the environment.
+             */
+            id: string;
+            /**
+             * Format: int64
+             * @description Start of the current or latest scan (Unix seconds); `null` before the first scan.
+             */
+            last_scan_at: number | null;
+            /** @description Name of the environment. */
+            name: string;
+            /**
+             * Format: int64
+             * @description Planned start of the next scheduled scan (Unix seconds): max(end of the last scan, last change of
+             *     `scan_interval`) + `scan_interval`. `null` when the schedule is off.
+             */
+            next_scan_at: number | null;
+            provider: components["schemas"]["Provider"];
+            provider_options: components["schemas"]["ProviderOptions"];
+            /** @description Resource types the service may correct while remediation is on and a baseline is set. */
+            remediate_resource_types: components["schemas"]["ResourceType"][];
+            /**
+             * @description Baseline enforcement (`provider_a` / `provider_a_gov` only; always `false` for `provider_b`). While on and a
+             *     baseline is set, scans revert drifted resources of `remediate_resource_types` to the baseline.
+             */
+            remediation: boolean;
+            /**
+             * Format: int64
+             * @description Seconds between the end of one scheduled scan (or the last interval change) and the start of the next.
+             */
+            scan_interval: number;
+            /** @description Whether scheduled scans run. */
+            scan_schedule_enabled: boolean;
+            /** @description Status of the current or latest scan, `IN_PROGRESS`, `SUCCESS` or `ERROR` (see `ScanStatus`); `null` before the first scan. (A pattern, not an enum, so that `null` validates.) */
+            scan_status: string | null;
+            /**
+             * @description `provider_b` only (absent otherwise): resource groups scanned; `["*"]` means all, and new resource groups
+             *     are picked up automatically.
+             */
+            survey_resource_groups?: string[];
+            /** @description Resource types scanned. */
+            survey_resource_types: components["schemas"]["ResourceType"][];
+            /**
+             * Format: uuid
+             * @description Id of the organization that owns the environment.
+             */
+            tenant_id: string;
+            /**
+             * Format: int64
+             * @description Last change (Unix seconds).
+             */
+            updated_at: number;
+        };
+        /** @description A page of environments. */
+        Environments: {
+            /**
+             * Format: int64
+             * @description Number of items in this page.
+             */
+            count: number;
+            /** @description Whether more items exist past this page. */
+            is_truncated: boolean;
+            /** @description The page. */
+            items: components["schemas"]["Environment"][];
+            /**
+             * Format: int64
+             * @description Present only when `is_truncated` is true; the `offset` of the next page.
+             */
+            next_offset?: number;
+        };
+        /** @description An environment with the compliance summary of its latest successful scan. */
+        EnvironmentWithSummary: components["schemas"]["Environment"] & {
+            resource_summary: components["schemas"]["ResourceSummary"];
+        };
+        /**
+         * @description Something a scan recorded. `COMPLIANCE`: a resource's rule results changed since the previous scan
+         *     (`compliance_diff`). `DRIFT`: a resource differs from the baseline (`resource_diff`), only while a baseline is
+         *     set. `REMEDIATION` (baseline enforcement): the scan reverted, or failed to revert, a drifted resource
+         *     (`resource_diff`, `remediated`, `error`).
+         */
+        Event: {
+            compliance_diff?: components["schemas"]["ComplianceDiff"];
+            /**
+             * Format: int64
+             * @description When it was recorded (Unix seconds).
+             */
+            created_at: number;
+            /**
+             * Format: uuid
+             * @description Environment the event belongs to.
+             */
+            environment_id: string;
+            /** @description Why a remediation failed; `null` otherwise. */
+            error?: string | null;
+            /**
+             * @description Kind of event.
+             * @enum {string}
+             */
+            event_type: "COMPLIANCE" | "DRIFT" | "REMEDIATION";
+            /**
+             * Format: uuid
+             * @description Id of the event.
+             */
+            id: string;
+            /** @description `REMEDIATION` events only: whether the resource was reverted to the baseline. */
+            remediated?: boolean;
+            resource_diff?: components["schemas"]["ResourceDiff"];
+            /**
+             * Format: uuid
+             * @description Scan that recorded the event.
+             */
+            scan_id: string;
+        };
+        /** @description A page of events. */
+        Events: {
+            /**
+             * Format: int64
+             * @description Number of items in this page.
+             */
+            count: number;
+            /** @description Whether more items exist past this page. */
+            is_truncated: boolean;
+            /** @description The page. */
+            items: components["schemas"]["Event"][];
+            /**
+             * Format: int64
+             * @description Present only when `is_truncated` is true; the `offset` of the next page.
+             */
+            next_offset?: number;
+        };
+        /**
+         * @description A group grants its policy over its environments to its users and API clients. Built-in policies, from least to
+         *     most privileged: `builtin:READONLY` and `builtin:AUDITOR` read everything in the covered environments;
+         *     `builtin:EDITOR` also changes environments, starts scans and manages custom rules and notifications;
+         *     `builtin:CONTRIBUTOR` also creates and deletes environments; `builtin:MANAGER` also manages users, groups and
+         *     invites. `builtin:ORGANIZATION_REPORT_VIEWER` and `builtin:IAC_SCANNER` exist for compatibility with the public
+         *     service and grant read access to compliance results only.
+         */
+        Group: {
+            /** @description API clients in the group, client id to name. */
+            api_clients: {
+                [key: string]: string;
+            };
+            /** @description Environments covered, id to name; `{"*": "All environments"}` for all current and future ones. */
+            environments: {
+                [key: string]: string;
+            };
+            /**
+             * Format: uuid
+             * @description Id of the group.
+             */
+            id: string;
+            /** @description Name of the group (unique in the organization). */
+            name: string;
+            /** @description The policy granted, e.g. `builtin:READONLY`. */
+            policy: string;
+            /** @description Members, user id to name. */
+            users: {
+                [key: string]: string;
+            };
+        };
+        /** @description A page of groups. */
+        Groups: {
+            /**
+             * Format: int64
+             * @description Number of items in this page.
+             */
+            count: number;
+            /** @description Whether more items exist past this page. */
+            is_truncated: boolean;
+            /** @description The page. */
+            items: components["schemas"]["Group"][];
+            /**
+             * Format: int64
+             * @description Present only when `is_truncated` is true; the `offset` of the next page.
+             */
+            next_offset?: number;
+        };
+        /** @description Body of a 500 answer: an unexpected server or storage error. */
+        InternalServerError: {
+            /**
+             * Format: int32
+             * @description The HTTP status, repeated.
+             * @enum {integer}
+             */
+            code: 500;
+            /** @description Human-readable detail; names the offending field or parameter and the rule it broke. */
+            message: string;
+            /**
+             * @description Kind of error.
+             * @enum {string}
+             */
+            type: "InternalServerError" | "DatabaseError";
+        };
+        /**
+         * @description An invitation of an email address into the organization. `PENDING` until accepted in the web console
+         *     (`ACCEPTED`: the person became a user with the invite's groups) or until `expires_at` passes (`EXPIRED`).
+         */
+        Invite: {
+            /**
+             * Format: int64
+             * @description Creation time (Unix seconds).
+             */
+            created_at: number;
+            /**
+             * Format: email
+             * @description Invited address.
+             */
+            email: string;
+            /**
+             * Format: int64
+             * @description Expiry (Unix seconds), 7 days after creation; `null` when the invite never expires.
+             */
+            expires_at: number | null;
+            /** @description Groups granted on acceptance, group id to group name. */
+            groups?: {
+                [key: string]: string;
+            };
+            /**
+             * Format: uuid
+             * @description Id of the invite.
+             */
+            id: string;
+            /**
+             * @description Kind of record; always `invite`.
+             * @enum {string}
+             */
+            resource_type?: "invite";
+            /**
+             * @description State of the invite.
+             * @enum {string}
+             */
+            status: "PENDING" | "ACCEPTED" | "EXPIRED";
+            /**
+             * Format: int64
+             * @description Last change (Unix seconds).
+             */
+            updated_at?: number;
+        };
+        /** @description A page of invites. */
+        Invites: {
+            /**
+             * Format: int64
+             * @description Number of items in this page.
+             */
+            count: number;
+            /** @description Whether more items exist past this page. */
+            is_truncated: boolean;
+            /** @description The page. */
+            items: components["schemas"]["Invite"][];
+            /**
+             * Format: int64
+             * @description Present only when `is_truncated` is true; the `offset` of the next page.
+             */
+            next_offset?: number;
+        };
+        /** @description A resource failing at least one rule, with the rules it fails. */
+        NonCompliantResource: {
+            /** @description The rules the resource fails. */
+            failed_rules: {
+                family: components["schemas"]["ComplianceFamily"];
+                /** @description Failure messages. */
+                messages: string[];
+                /** @description Id of the failed rule (not the control name). */
+                rule: string;
+            }[];
+            /** @description The provider's id of the resource. */
+            resource_id: string;
+        };
+        /** @description Body of a 404 answer: an id does not name a record of the caller's organization. */
+        NotFoundError: {
+            /**
+             * Format: int32
+             * @description The HTTP status, repeated.
+             * @enum {integer}
+             */
+            code: 404;
+            /** @description Human-readable detail; names the offending field or parameter and the rule it broke. */
+            message: string;
+            /**
+             * @description Kind of error.
+             * @enum {string}
+             */
+            type: "NotFound";
+        };
+        /**
+         * @description A notification: after each scan, the events it recorded whose kind is in `events` and whose environment is in
+         *     `environments` are delivered, at most once per scan and notification, by email to `emails` (through the
+         *     configured SMTP server) and/or by webhook to `webhook_url`. The webhook is an HTTP POST of JSON
+         *     `{notification_id, environment_id, scan_id, events: [Event...]}` with header
+         *     `X-Signature-256: sha256=<hex HMAC-SHA256 of the raw body keyed with webhook_secret>`; a failed delivery (network
+         *     error or non-2xx answer) is retried with exponential backoff. The outcome of the latest delivery is recorded in
+         *     `last_delivery_at` and `last_error`.
+         */
+        Notification: {
+            /**
+             * Format: int64
+             * @description Creation time (Unix seconds).
+             */
+            created_at: number;
+            /** @description Principal that created it (API client id or user id). */
+            created_by: string;
+            /** @description Email recipients (may be empty when a webhook is set). */
+            emails: string[];
+            /**
+             * @description Environments it watches, each entry mapping one environment id to its name. A notification for all
+             *     environments (created with `["*"]`) shows the single entry `{"*": "All environments"}`.
+             */
+            environments: {
+                [key: string]: string;
+            }[];
+            /** @description Event kinds that trigger it. */
+            events: ("compliance" | "drift" | "remediation")[];
+            /**
+             * Format: int64
+             * @description Time of the latest delivery attempt (Unix seconds); `null` when nothing was delivered yet.
+             */
+            last_delivery_at: number | null;
+            /** @description Error of the latest delivery; `null` when it succeeded or nothing was delivered yet. */
+            last_error: string | null;
+            /** @description Name of the notification. */
+            name: string;
+            /**
+             * Format: uuid
+             * @description Id of the notification.
+             */
+            notification_id: string;
+            /**
+             * Format: int64
+             * @description Last change (Unix seconds).
+             */
+            updated_at: number;
+            /** @description Principal that last changed it. */
+            updated_by: string;
+            /**
+             * Format: uri
+             * @description Webhook URL; `null` when none.
+             */
+            webhook_url: string | null;
+        };
+        /** @description A page of notifications. */
+        Notifications: {
+            /**
+             * Format: int64
+             * @description Number of items in this page.
+             */
+            count: number;
+            /** @description Whether more items exist past this page. */
+            is_truncated: boolean;
+            /** @description The page. */
+            items: components["schemas"]["Notification"][];
+            /**
+             * Format: int64
+             * @description Present only when `is_truncated` is true; the `offset` of the next page.
+             */
+            next_offset?: number;
+        };
+        /** @description Body of a 501 answer: the operation is not implemented yet. */
+        NotImplementedError: {
+            /**
+             * Format: int32
+             * @description The HTTP status, repeated.
+             * @enum {integer}
+             */
+            code: 501;
+            /** @description Human-readable detail; names the offending field or parameter and the rule it broke. */
+            message: string;
+            /**
+             * @description Kind of error.
+             * @enum {string}
+             */
+            type: "NotImplemented";
+        };
+        /**
+         * @description Access-control permissions the service needs. The key is `provider_a` for both `provider_a` and
+         *     `provider_a_gov` (the government partition shows in the resource names inside the documents).
+         */
+        Permissions: {
+            provider_a: components["schemas"]["PermissionsProviderA"];
+        };
+        /** @description What the role named by an environment's `role_arn` needs. */
+        PermissionsProviderA: {
+            /**
+             * @description Role policy document (free-form JSON, `{"Version": "2012-10-17", "Statement": [...]}`) granting the actions
+             *     needed to scan (read) the requested survey types and to correct the requested remediate types.
+             */
+            policy: Record<string, never>;
+            /** @description Actions needed to remediate the requested types (the write actions of `policy`). */
+            remediate_actions: string[];
+            /** @description Actions needed to scan the requested types (the read actions of `policy`). */
+            survey_actions: string[];
+            /** @description Trust policy document (free-form JSON) letting the service assume the role. */
+            trust_relationship: Record<string, never>;
+        };
+        /**
+         * @description Cloud provider of an environment: `provider_a` (standard regions), `provider_a_gov` (government regions of the
+         *     same provider), `provider_b` (also used for its government variant).
+         * @example provider_a
+         * @enum {string}
+         */
+        Provider: "provider_a" | "provider_a_gov" | "provider_b";
+        /**
+         * @description Options of a `provider_a` or `provider_a_gov` environment. On create, `role_arn` is required together with
+         *     `regions` (or the deprecated `region`). Environments created with `region` show `region` instead of `regions`
+         *     and their region can never change.
+         * @example {
+         *       "role_arn": "arn:prova:iam::123456789012:role/compliance-scanner",
+         *       "regions": [
+         *         "us-east-1",
+         *         "us-west-2"
+         *       ]
+         *     }
+         */
+        ProviderAOptions: {
+            /**
+             * @description Deprecated, use `regions`. A single region (or `*`), accepted on create only. An environment created with it
+             *     shows `region` instead of `regions`, and its region can never be changed (an update of `regions` is a 400
+             *     saying why).
+             * @enum {string}
+             */
+            region?: "us-east-1" | "us-east-2" | "us-west-1" | "us-west-2" | "ap-south-1" | "ap-northeast-2" | "ap-southeast-1" | "ap-southeast-2" | "ap-northeast-1" | "ca-central-1" | "eu-central-1" | "eu-west-1" | "eu-west-2" | "eu-west-3" | "sa-east-1" | "us-gov-east-1" | "us-gov-west-1" | "*";
+            /**
+             * @description Regions to scan and remediate. Standard regions for `provider_a`, government regions (`us-gov-east-1`,
+             *     `us-gov-west-1`) for `provider_a_gov`; `*` means every region of the provider and must stand alone.
+             *     An update replaces the whole list.
+             */
+            regions?: components["schemas"]["Region"][];
+            /**
+             * @description Identifier of the role the service assumes in the account. The partition is `prova` for `provider_a` and
+             *     `prova-us-gov` for `provider_a_gov` (a role of the other partition is a 400); the 12-digit account number
+             *     identifies the account that is scanned.
+             * @example arn:prova:iam::123456789012:role/compliance-scanner
+             */
+            role_arn: string;
+        };
+        /**
+         * @description Changes to a `provider_a` / `provider_a_gov` environment's options; absent fields are unchanged.
+         * @example {
+         *       "regions": [
+         *         "us-east-1",
+         *         "us-east-2",
+         *         "eu-west-1"
+         *       ]
+         *     }
+         */
+        ProviderAOptionsUpdateInput: {
+            /**
+             * @description Replaces the whole region list: send every region wanted, or `["*"]` alone for all regions of the provider.
+             *     Government regions only for `provider_a_gov`, standard regions only for `provider_a` (moving an environment
+             *     between standard and government regions is a 400). Environments created with the deprecated `region` (they
+             *     show `region`, not `regions`) cannot change their region: 400.
+             */
+            regions?: components["schemas"]["Region"][];
+            /** @description New role to assume; it must stay in the environment's partition (`prova` for `provider_a`, `prova-us-gov` for `provider_a_gov`). */
+            role_arn?: string;
+        };
+        /**
+         * @description Options of a `provider_b` environment: the subscription to scan and the service principal the service signs in
+         *     with. `subscription_id` is required on create; `subscription_id` and `tenant_id` cannot change afterwards.
+         * @example {
+         *       "subscription_id": "0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e",
+         *       "tenant_id": "1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
+         *       "application_id": "2d3e4f5a-6b7c-4d8e-9f0a-1b2c3d4e5f6a",
+         *       "survey_resource_groups": [
+         *         "*"
+         *       ]
+         *     }
+         */
+        ProviderBOptions: {
+            /**
+             * Format: uuid
+             * @description Application (client) id of the service principal.
+             */
+            application_id?: string;
+            /** @description Write-only secret of the service principal. Accepted on create and update, never returned in responses. */
+            client_secret?: string;
+            /** @description Resource groups in which the service may remediate; `["*"]` means all. */
+            remediate_resource_groups?: string[];
+            /**
+             * Format: uuid
+             * @description The subscription to scan; identifies the account.
+             */
+            subscription_id: string;
+            /**
+             * @description Resource groups to scan; `["*"]` (the default) means all of them, and new resource groups are picked up
+             *     automatically. Sending a subset stops the automatic addition until `["*"]` is sent again. Same value as the
+             *     environment's top-level `survey_resource_groups`.
+             */
+            survey_resource_groups?: string[];
+            /**
+             * Format: uuid
+             * @description Directory tenant of the subscription.
+             */
+            tenant_id?: string;
+        };
+        /**
+         * @description Changes to a `provider_b` environment's options; absent fields are unchanged. `subscription_id` and `tenant_id`
+         *     cannot change.
+         * @example {
+         *       "survey_resource_groups": [
+         *         "rg-production",
+         *         "rg-shared"
+         *       ]
+         *     }
+         */
+        ProviderBOptionsUpdateInput: {
+            /**
+             * Format: uuid
+             * @description New application (client) id of the service principal.
+             */
+            application_id?: string;
+            /** @description New secret of the service principal (write-only, never returned). */
+            client_secret?: string;
+            /** @description Resource groups in which the service may remediate, replacing the list; `["*"]` means all. */
+            remediate_resource_groups?: string[];
+            /** @description Resource groups to scan, replacing the list; `["*"]` means all, including new ones. */
+            survey_resource_groups?: string[];
+        };
+        /**
+         * @description Provider-specific options, keyed by provider: exactly one key, the one matching the environment's `provider`
+         *     (a missing or different key is a 400). `provider_a` and `provider_a_gov` hold `ProviderAOptions`, `provider_b`
+         *     holds `ProviderBOptions`.
+         * @example {
+         *       "provider_a": {
+         *         "role_arn": "arn:prova:iam::123456789012:role/compliance-scanner",
+         *         "regions": [
+         *           "us-east-1",
+         *           "us-west-2"
+         *         ]
+         *       }
+         *     }
+         */
+        ProviderOptions: {
+            provider_a?: components["schemas"]["ProviderAOptions"];
+            provider_a_gov?: components["schemas"]["ProviderAOptions"];
+            provider_b?: components["schemas"]["ProviderBOptions"];
+        };
+        /**
+         * @description Changes to the provider options, keyed by provider: only the key matching the environment's `provider` is
+         *     accepted (any other key is a 400).
+         * @example {
+         *       "provider_a": {
+         *         "regions": [
+         *           "*"
+         *         ]
+         *       }
+         *     }
+         */
+        ProviderOptionsUpdateInput: {
+            provider_a?: components["schemas"]["ProviderAOptionsUpdateInput"];
+            provider_a_gov?: components["schemas"]["ProviderAOptionsUpdateInput"];
+            provider_b?: components["schemas"]["ProviderBOptionsUpdateInput"];
+        };
+        /**
+         * @description A provider region. Standard regions (providers `provider_a`, and `provider_b` where regions apply):
+         *     `us-east-1`, `us-east-2`, `us-west-1`, `us-west-2`, `ap-south-1`, `ap-northeast-2`, `ap-southeast-1`,
+         *     `ap-southeast-2`, `ap-northeast-1`, `ca-central-1`, `eu-central-1`, `eu-west-1`, `eu-west-2`, `eu-west-3`,
+         *     `sa-east-1`. Government regions (provider `provider_a_gov` only): `us-gov-east-1`, `us-gov-west-1`.
+         *     `*` means every region of the environment's provider, including regions added later.
+         * @example us-east-1
+         * @enum {string}
+         */
+        Region: "us-east-1" | "us-east-2" | "us-west-1" | "us-west-2" | "ap-south-1" | "ap-northeast-2" | "ap-southeast-1" | "ap-southeast-2" | "ap-northeast-1" | "ca-central-1" | "eu-central-1" | "eu-west-1" | "eu-west-2" | "eu-west-3" | "sa-east-1" | "us-gov-east-1" | "us-gov-west-1" | "*";
+        /** @description A resource of the scanned account. */
+        Resource: {
+            /** @description The provider's id of the resource. */
+            resource_id: string;
+            resource_type: components["schemas"]["ResourceType"];
+        };
+        /** @description How a resource differs from the baseline (drift) or what remediation changed. */
+        ResourceDiff: {
+            /** @description Attribute changes (empty for `ADDED` and `REMOVED`). */
+            attributes: components["schemas"]["Attribute"][];
+            /**
+             * @description The resource was added, modified or removed relative to the baseline.
+             * @enum {string}
+             */
+            change: "ADDED" | "MODIFIED" | "REMOVED";
+            /** @description The provider's id of the resource. */
+            resource_id: string;
+            resource_type: components["schemas"]["ResourceType"];
+        };
+        /**
+         * @description Compliance summary of a scan. `null` while no successful scan exists (environment) or while the scan is in
+         *     progress or ended `ERROR` (scan). A resource is compliant when it passes every evaluated rule.
+         */
+        ResourceSummary: {
+            /**
+             * Format: int64
+             * @description Resources passing every evaluated rule.
+             */
+            compliant: number;
+            /** @description One entry per compliance family of the environment. */
+            families: {
+                /**
+                 * Format: int64
+                 * @description Resources passing every rule of the family.
+                 */
+                compliant: number;
+                family: components["schemas"]["ComplianceFamily"];
+                /**
+                 * Format: int64
+                 * @description Resources failing at least one rule of the family.
+                 */
+                noncompliant: number;
+                /**
+                 * Format: int64
+                 * @description Rules of the family that failed.
+                 */
+                rules_failed: number;
+                /**
+                 * Format: int64
+                 * @description Rules of the family that passed.
+                 */
+                rules_passed: number;
+            }[];
+            /**
+             * Format: int64
+             * @description Resources failing at least one rule.
+             */
+            noncompliant: number;
+            /**
+             * Format: int64
+             * @description Number of resource types in the scan.
+             */
+            resource_types: number;
+            /**
+             * Format: int64
+             * @description Rules that failed.
+             */
+            rules_failed: number;
+            /**
+             * Format: int64
+             * @description Rules that passed.
+             */
+            rules_passed: number;
+            /**
+             * Format: int64
+             * @description Resources in the scan.
+             */
+            total: number;
+        } | null;
+        /**
+         * @description A resource type: three dot-separated segments, provider prefix, service and type. `PROVA.<Service>.<Type>` for
+         *     providers `provider_a` and `provider_a_gov` (e.g. `PROVA.S3.Bucket`, `PROVA.EC2.SecurityGroup`, `PROVA.IAM.User`),
+         *     `PROVB.<Service>.<Type>` for `provider_b` (e.g. `PROVB.Storage.Account`). The types supported per provider and
+         *     region are listed by `GET /metadata/{provider}/resource_types`; an unsupported type is a 400.
+         * @example PROVA.S3.Bucket
+         */
+        ResourceType: string;
+        /** @description Resource types supported by a provider (in a region). */
+        ResourceTypeMetadata: {
+            /** @description The subset recommended for scanning (types that built-in rules evaluate). */
+            recommended_types: components["schemas"]["ResourceType"][];
+            /** @description Every supported type; global (non-regional) types are always listed. */
+            resource_types: components["schemas"]["ResourceType"][];
+        };
+        /**
+         * @description Severity of a rule (built-in or custom).
+         * @example High
+         * @enum {string}
+         */
+        RuleSeverity: "Informational" | "Low" | "Medium" | "High" | "Critical";
+        /**
+         * @description A scan of an environment: it collects the inventory, evaluates the rules of the environment's compliance families
+         *     and its provider's enabled custom rules, diffs against the baseline (drift events), enforces the baseline when
+         *     remediation is on (remediation events), records compliance events for resources whose results changed since the
+         *     previous scan, then ends `SUCCESS` or `ERROR`.
+         */
+        Scan: {
+            /**
+             * Format: int64
+             * @description Start of the scan (Unix seconds).
+             */
+            created_at: number;
+            /**
+             * Format: uuid
+             * @description Id of the scanned environment.
+             */
+            environment_id: string;
+            /**
+             * Format: int64
+             * @description End of the scan (Unix seconds); `null` while `IN_PROGRESS`.
+             */
+            finished_at: number | null;
+            /**
+             * Format: uuid
+             * @description Id of the scan.
+             */
+            id: string;
+            /** @description Free text about the scan, e.g. why it ended `ERROR`; `null` when there is nothing to say. */
+            message: string | null;
+            /** @description `true` when remediation could not revert some resource during this scan (see its `REMEDIATION` events). */
+            remediation_error: boolean;
+            status: components["schemas"]["ScanStatus"];
+            /**
+             * Format: int64
+             * @description Last status change (Unix seconds).
+             */
+            updated_at: number;
+        };
+        /** @description A page of scans. */
+        Scans: {
+            /**
+             * Format: int64
+             * @description Number of items in this page.
+             */
+            count: number;
+            /** @description Whether more items exist past this page. */
+            is_truncated: boolean;
+            /** @description The page. */
+            items: components["schemas"]["Scan"][];
+            /**
+             * Format: int64
+             * @description Present only when `is_truncated` is true; the `offset` of the next page.
+             */
+            next_offset?: number;
+        };
+        /**
+         * @description Status of a scan: `IN_PROGRESS` from creation until it ends, then `SUCCESS` or `ERROR` (the scan's `message`
+         *     says why). A scan that was in progress when the server stopped is resumed or ended `ERROR` after restart.
+         * @example SUCCESS
+         * @enum {string}
+         */
+        ScanStatus: "IN_PROGRESS" | "SUCCESS" | "ERROR";
+        /** @description A scan with its compliance summary and the resource types that could not be scanned. */
+        ScanWithSummary: components["schemas"]["Scan"] & {
+            resource_summary: components["schemas"]["ResourceSummary"];
+            /** @description Resource types that could not be scanned, with the reason; empty when every type was scanned. */
+            resource_type_errors: {
+                /** @description Why the type could not be scanned. */
+                error_message: string;
+                resource_type: components["schemas"]["ResourceType"];
+            }[];
+        };
+        /**
+         * @description A CEL rule text to evaluate, without saving it, against the resources of one type in one scan.
+         * @example {
+         *       "scan_id": "7b2e4f6a-1c3d-4e5f-8a9b-0c1d2e3f4a5b",
+         *       "rule_text": "has(resource.versioning) && resource.versioning.enabled == true",
+         *       "resource_type": "PROVA.S3.Bucket"
+         *     }
+         */
+        TestCustomRuleInput: {
+            resource_type: components["schemas"]["ResourceType"];
+            /** @description The CEL expression; `resource` is the resource's JSON document. */
+            rule_text: string;
+            /**
+             * Format: uuid
+             * @description Scan whose resources are the test input (a `SUCCESS` scan of the caller's organization).
+             */
+            scan_id: string;
+        };
+        /** @description The documents a rule of this resource type would see in this scan, one per resource. */
+        TestCustomRuleInputScan: {
+            resource_type: components["schemas"]["ResourceType"];
+            /** @description The resource documents (free-form JSON objects) bound to `resource` when the rule is evaluated. */
+            resources: Record<string, never>[];
+            /**
+             * Format: uuid
+             * @description The scan.
+             */
+            scan_id: string;
+        };
+        /** @description The result of testing a rule text. */
+        TestCustomRuleOutput: {
+            /** @description Warnings found in the rule text (text that does not compile is a 400 instead). */
+            errors: components["schemas"]["CustomRuleError"][];
+            /** @description One entry per resource of the type in the scan. */
+            resources: components["schemas"]["TestCustomRuleOutputResource"][];
+            /**
+             * @description Overall: `ERROR` when any resource errored, else `FAIL` when any failed, else `UNKNOWN` when any was unknown (or there were no resources), else `PASS`.
+             * @enum {string}
+             */
+            result: "PASS" | "FAIL" | "UNKNOWN" | "ERROR";
+        };
+        /** @description The result of a tested rule on one resource. */
+        TestCustomRuleOutputResource: {
+            /** @description The provider's id of the resource. */
+            id: string;
+            /** @description Why the result is `UNKNOWN` or `ERROR`; `null` otherwise. */
+            message: string | null;
+            /**
+             * @description `PASS` (true), `FAIL` (false), `UNKNOWN` (the expression needs a field the resource lacks), `ERROR` (evaluation failed otherwise, e.g. not a boolean or over the cost limit).
+             * @enum {string}
+             */
+            result: "PASS" | "FAIL" | "UNKNOWN" | "ERROR";
+            type: components["schemas"]["ResourceType"];
+        };
+        /**
+         * @description Changes to a custom rule (PATCH): absent fields are unchanged. A new `rule_text` must compile (400 with the
+         *     compiler's message and `line:column` otherwise); fixing the text of an `INVALID` rule makes it `ENABLED` unless
+         *     `status` says otherwise.
+         * @example {
+         *       "severity": "High",
+         *       "status": "DISABLED"
+         *     }
+         */
+        UpdateCustomRuleInput: {
+            /** @description New description. */
+            description?: string;
+            /** @description New compliance families. */
+            families?: components["schemas"]["ComplianceFamily"][];
+            /** @description New name. */
+            name?: string;
+            /** @description New providers (must match the prefix of the resource type). */
+            providers?: components["schemas"]["CustomRuleProvider"][];
+            resource_type?: components["schemas"]["ResourceType"];
+            /** @description New CEL expression. */
+            rule_text?: string;
+            severity?: components["schemas"]["RuleSeverity"];
+            /**
+             * @description Enable or disable the rule (`INVALID` is set by the service only).
+             * @enum {string}
+             */
+            status?: "ENABLED" | "DISABLED";
+        };
+        /**
+         * @description Changes to an environment (PATCH): only the fields sent change, absent fields are unchanged. Rules (each
+         *     failure is a 400 naming the field and saying why):
+         *     1. `provider_options.<provider>.regions` replaces the whole region list: send every region wanted, or `["*"]`.
+         *     2. Only environments that show `regions` can change regions; an environment created with the deprecated
+         *        `region` (it shows `region`) can never change its region.
+         *     3. An environment cannot move between standard (`provider_a`) and government (`provider_a_gov`) regions, in
+         *        either direction; `provider` accepts only the environment's current value.
+         *     4. `region` is deprecated in favour of `regions` and is not accepted here.
+         *     5. `scan_interval` is at least 600 seconds.
+         *
+         *     Baseline: `baseline_id` set to the id of a `SUCCESS` scan of this environment sets (or replaces) the baseline and
+         *     turns drift detection on; `""` clears the baseline and turns drift detection off. Remediation (`provider_a` /
+         *     `provider_a_gov` only) can be switched on or off at any time; it acts only while a baseline is set.
+         *
+         *     Scheduling: a change of `scan_interval` takes effect at once; the next scheduled scan starts at
+         *     max(end of the last scan, time of the last interval change) + `scan_interval`. Turning the schedule on plans the
+         *     next scan the same way; turning it off clears `next_scan_at`.
+         * @example {
+         *       "baseline_id": "7b2e4f6a-1c3d-4e5f-8a9b-0c1d2e3f4a5b",
+         *       "remediation": true,
+         *       "scan_interval": 1800,
+         *       "provider_options": {
+         *         "provider_a": {
+         *           "regions": [
+         *             "us-east-1",
+         *             "us-west-2",
+         *             "eu-west-1"
+         *           ]
+         *         }
+         *       }
+         *     }
+         */
+        UpdateEnvironmentInput: {
+            /**
+             * @description Id of a `SUCCESS` scan of this environment: sets or replaces the baseline and turns drift detection on
+             *     (another environment's scan, or a scan not `SUCCESS`, is a 400). `""` clears the baseline and turns drift
+             *     detection off.
+             */
+            baseline_id?: string;
+            /** @description Replaces the compliance families (valid for the provider); `[]` evaluates none. */
+            compliance_families?: components["schemas"]["ComplianceFamily"][];
+            /** @description New name. */
+            name?: string;
+            provider?: components["schemas"]["Provider"];
+            provider_options?: components["schemas"]["ProviderOptionsUpdateInput"];
+            /** @description Replaces the resource types the service may correct. */
+            remediate_resource_types?: components["schemas"]["ResourceType"][];
+            /** @description Baseline enforcement on / off; `provider_a` and `provider_a_gov` only (400 for `provider_b`). Acts only while a baseline is set. */
+            remediation?: boolean;
+            /** @description Seconds between scheduled scans, at least 600, default 86400, no maximum; an integer or a string of digits; always answered as an integer. */
+            scan_interval?: number | string;
+            /** @description Whether scheduled scans run; a boolean or the string `true` / `false`; always answered as a boolean. */
+            scan_schedule_enabled?: boolean | ("true" | "false");
+            /**
+             * @description `provider_b` only: replaces the resource groups to scan; `["*"]` means all, including new ones, and sending a
+             *     subset stops the automatic addition until `["*"]` is sent again. Same as
+             *     `provider_options.provider_b.survey_resource_groups` (both sent must be equal).
+             */
+            survey_resource_groups?: string[];
+            /** @description Replaces the resource types to scan (supported by the provider). */
+            survey_resource_types?: components["schemas"]["ResourceType"][];
+        };
+        /**
+         * @description The full new state of a notification (PUT replaces every field; absent optional fields become empty). At least one of `emails` (non-empty) or `webhook_url` is required (400 otherwise).
+         * @example {
+         *       "name": "Production drift",
+         *       "events": [
+         *         "drift",
+         *         "remediation"
+         *       ],
+         *       "environments": [
+         *         "3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f"
+         *       ],
+         *       "emails": [
+         *         "secops@example.com"
+         *       ],
+         *       "webhook_url": "https://hooks.example.com/compliance",
+         *       "webhook_secret": "9f8e7d6c5b4a39281706f5e4d3c2b1a0"
+         *     }
+         */
+        UpdateNotificationInput: {
+            /** @description Email recipients. */
+            emails?: string[];
+            /** @description Ids of the environments to watch, or `["*"]` alone for all environments, including future ones. Unknown ids are a 404. */
+            environments: string[];
+            /** @description Event kinds that trigger it. */
+            events: ("compliance" | "drift" | "remediation")[];
+            /** @description Name of the notification. */
+            name: string;
+            /** @description HMAC-SHA256 key for webhook signatures. Write-only, never returned; because it cannot be read back, an absent `webhook_secret` keeps the stored one (required when a webhook is set and none is stored). Dropped when `webhook_url` is absent. */
+            webhook_secret?: string;
+            /**
+             * Format: uri
+             * @description URL that receives a signed HTTP POST per delivery.
+             */
+            webhook_url?: string;
+        };
+        /** @description A user of the organization. */
+        User: {
+            /**
+             * Format: email
+             * @description Email address (sign-in name).
+             */
+            email: string;
+            /** @description First name. */
+            first_name?: string;
+            /** @description Groups of the user, group id to name. */
+            groups?: {
+                [key: string]: string;
+            };
+            /**
+             * Format: uuid
+             * @description Id of the user.
+             */
+            id: string;
+            /** @description Last name. */
+            last_name?: string;
+            /** @description Whether the user owns the organization. */
+            owner?: boolean;
+            /**
+             * @description Kind of record; always `user`.
+             * @enum {string}
+             */
+            resource_type?: "user";
+            /**
+             * @description `ACTIVE` can sign in; `INVITED` has accepted an invite but not finished signing up; `DISABLED` cannot sign in.
+             * @enum {string}
+             */
+            status: "ACTIVE" | "INVITED" | "DISABLED";
+        };
+        /** @description A page of users. */
+        Users: {
+            /**
+             * Format: int64
+             * @description Number of items in this page.
+             */
+            count: number;
+            /** @description Whether more items exist past this page. */
+            is_truncated: boolean;
+            /** @description The page. */
+            items: components["schemas"]["User"][];
+            /**
+             * Format: int64
+             * @description Present only when `is_truncated` is true; the `offset` of the next page.
+             */
+            next_offset?: number;
+        };
+    };
+    responses: {
+        /**
+         * @description The request is invalid: malformed JSON (`InvalidJSON`), a missing required parameter or field
+         *     (`MissingParameter`), a value that breaks a rule (`InvalidParameterValue`), an unknown field or query parameter
+         *     (`BadRequest`), or an address already invited (`AlreadyInvitedError`). `message` names the field and the rule.
+         */
+        BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["BadRequestError"];
+            };
+        };
+        /** @description The request conflicts with the current state (e.g. a record with that name or email already exists). */
+        Conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ConflictError"];
+            };
+        };
+        /** @description The policy of the caller's groups does not allow this operation (`AuthorizationError`) or does not cover this environment (`EnvironmentAccessDenied`). */
+        Forbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AuthorizationError"];
+            };
+        };
+        /** @description An unexpected server error (`InternalServerError`) or a storage failure (`DatabaseError`). Safe to retry idempotent requests. */
+        InternalServerError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["InternalServerError"];
+            };
+        };
+        /** @description An id in the path, query or body does not name a record of the caller's organization. `message` names the parameter and the id. */
+        NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["NotFoundError"];
+            };
+        };
+        /** @description This operation is described but not implemented yet by this server. */
+        NotImplemented: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["NotImplementedError"];
+            };
+        };
+        /** @description The `Authorization` header is missing, malformed, or carries an unknown, revoked or wrong client id / secret. */
+        Unauthorized: {
+            headers: {
+                /** @description Always `Basic realm="compliance"`. */
+                "WWW-Authenticate"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AuthenticationError"];
+            };
+        };
+        /** @description A scan of this environment is already in progress; wait for it to end (poll `GET /scans/{scan_id}`) before starting another. */
+        WorkAlreadyStarted: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ConflictError"];
+            };
+        };
+    };
+    parameters: {
+        /** @description Only the records of this email address (exact match, case-insensitive). */
+        email_filter: string;
+        /**
+         * @description Id of the environment.
+         * @example 3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f
+         */
+        environment_id_path: string;
+        /**
+         * @description Id of the environment.
+         * @example 3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f
+         */
+        environment_id_query: string;
+        /** @description Only results of these compliance families (repeatable). Absent = every family of the scan's environment. */
+        family_filter: ("CIS" | "CISCONTROLS" | "CSACCM" | "FBP" | "GDPR" | "HIPAA" | "ISO27001" | "NIST" | "PCI" | "SOC2" | "CISPROVB" | "CISCONTROLSPROVB" | "GDPRPROVB" | "HIPAAPROVB" | "ISO27001PROVB" | "NISTPROVB" | "PCIPROVB" | "SOC2PROVB")[];
+        /**
+         * @description Id of the invite.
+         * @example 8e0a2c4e-6a8c-4e0a-8c2e-4a6c8e0a2c4e
+         */
+        invite_id_path: string;
+        /** @description Maximum number of items in the page. */
+        max_items: number;
+        /** @description Maximum number of items in the page (default 10 for groups). */
+        max_items_groups: number;
+        /**
+         * @description Id of the notification (its `notification_id`).
+         * @example 2c4e6a8b-0d1f-4a3c-8e5b-7d9f1a3c5e7b
+         */
+        notification_id_path: string;
+        /** @description Number of items to skip; send the previous page's `next_offset` to read the next page. */
+        offset: number;
+        /** @description Sort direction (default ascending). */
+        order_direction_asc: "asc" | "desc";
+        /** @description Sort direction (default newest / last first). */
+        order_direction_desc: "asc" | "desc";
+        /** @description Only items whose `created_at` is at or after this time (Unix seconds). Must not be after `range_to`. */
+        range_from: number;
+        /** @description Only items whose `created_at` is at or before this time (Unix seconds). */
+        range_to: number;
+        /** @description Only these resource types (repeatable, bare, e.g. `resource_type=PROVA.S3.Bucket`). */
+        resource_type_filter: string[];
+        /**
+         * @description Id of the custom rule.
+         * @example 5d7f9b1d-3f5a-4c7e-9a0c-2e4a6c8e0a2c
+         */
+        rule_id_path: string;
+        /**
+         * @description Id of the scan.
+         * @example 7b2e4f6a-1c3d-4e5f-8a9b-0c1d2e3f4a5b
+         */
+        scan_id_path: string;
+        /**
+         * @description Id of the user.
+         * @example 1f3b5d7f-9b1d-4f3b-8d5f-7b9d1f3b5d7f
+         */
+        user_id_path: string;
+    };
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    listEnvironments: {
+        parameters: {
+            query?: {
+                /** @description Maximum number of items in the page. */
+                max_items?: components["parameters"]["max_items"];
+                /** @description Number of items to skip; send the previous page's `next_offset` to read the next page. */
+                offset?: components["parameters"]["offset"];
+                /** @description Sort key. */
+                order_by?: "created_at" | "name" | "provider" | "updated_at";
+                /** @description Sort direction (default newest / last first). */
+                order_direction?: components["parameters"]["order_direction_desc"];
+                /**
+                 * @description JSON-encoded array of search terms, all of which must match, e.g. `["provider:provider_a","name:prod"]`.
+                 *     Prefixes: `provider:<provider>` (exact), `name:<text>`, `id:<text>`, `arn:<text>` (role ARN or provider_b
+                 *     subscription id), `status:<scan status>` (the environment's `scan_status`, exact); `<text>` matches a
+                 *     case-insensitive substring. A term without prefix matches a substring of the name. Malformed JSON or an
+                 *     unknown prefix is a 400.
+                 */
+                query?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of environments. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Environments"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createEnvironment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The new environment. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateEnvironmentInput"];
+            };
+        };
+        responses: {
+            /** @description The created environment. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Environment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getEnvironment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the environment.
+                 * @example 3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f
+                 */
+                environment_id: components["parameters"]["environment_id_path"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The environment and its summary. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvironmentWithSummary"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    deleteEnvironment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the environment.
+                 * @example 3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f
+                 */
+                environment_id: components["parameters"]["environment_id_path"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    updateEnvironment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the environment.
+                 * @example 3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f
+                 */
+                environment_id: components["parameters"]["environment_id_path"];
+            };
+            cookie?: never;
+        };
+        /** @description The fields to change. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateEnvironmentInput"];
+            };
+        };
+        responses: {
+            /** @description All details of the updated environment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Environment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listEvents: {
+        parameters: {
+            query: {
+                /** @description Only drift / remediation events with one of these resource changes (repeatable). */
+                change?: ("ADDED" | "MODIFIED" | "REMOVED")[];
+                /**
+                 * @description Id of the environment.
+                 * @example 3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f
+                 */
+                environment_id: components["parameters"]["environment_id_query"];
+                /** @description Only these kinds of events (repeatable); `REMEDIATION` = baseline enforcement. */
+                event_type?: ("COMPLIANCE" | "DRIFT" | "REMEDIATION")[];
+                /** @description Maximum number of items in the page. */
+                max_items?: components["parameters"]["max_items"];
+                /** @description Number of items to skip; send the previous page's `next_offset` to read the next page. */
+                offset?: components["parameters"]["offset"];
+                /** @description Only items whose `created_at` is at or after this time (Unix seconds). Must not be after `range_to`. */
+                range_from?: components["parameters"]["range_from"];
+                /** @description Only items whose `created_at` is at or before this time (Unix seconds). */
+                range_to?: components["parameters"]["range_to"];
+                /** @description Only these resource types (repeatable, bare, e.g. `resource_type=PROVA.S3.Bucket`). */
+                resource_type?: components["parameters"]["resource_type_filter"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Events"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    listGroups: {
+        parameters: {
+            query?: {
+                /** @description Maximum number of items in the page (default 10 for groups). */
+                max_items?: components["parameters"]["max_items_groups"];
+                /** @description Number of items to skip; send the previous page's `next_offset` to read the next page. */
+                offset?: components["parameters"]["offset"];
+                /** @description Sort key. */
+                order_by?: "name";
+                /** @description Sort direction (default ascending). */
+                order_direction?: components["parameters"]["order_direction_asc"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of groups. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Groups"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    createGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The new group. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateGroupInput"];
+            };
+        };
+        responses: {
+            /** @description The created group. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Group"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    listInvites: {
+        parameters: {
+            query?: {
+                /** @description Only the records of this email address (exact match, case-insensitive). */
+                email?: components["parameters"]["email_filter"];
+                /** @description Maximum number of items in the page. */
+                max_items?: components["parameters"]["max_items"];
+                /** @description Number of items to skip; send the previous page's `next_offset` to read the next page. */
+                offset?: components["parameters"]["offset"];
+                /** @description Sort direction (default newest / last first). */
+                order_direction?: components["parameters"]["order_direction_desc"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of invites. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invites"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    createInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The address and the groups to grant. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateInviteInput"];
+            };
+        };
+        responses: {
+            /** @description The created invite, `PENDING`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invite"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getInviteById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the invite.
+                 * @example 8e0a2c4e-6a8c-4e0a-8c2e-4a6c8e0a2c4e
+                 */
+                invite_id: components["parameters"]["invite_id_path"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invite. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invite"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getPermissions: {
+        parameters: {
+            query?: {
+                /** @description Types to be able to remediate (repeatable). Default every supported type. */
+                remediate_resource_type?: string[];
+                /** @description Types to be able to scan (repeatable). Default every supported type. */
+                survey_resource_type?: string[];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The provider (`provider_b` has no role policy to generate).
+                 * @example provider_a
+                 */
+                provider: "provider_a" | "provider_a_gov";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The permissions, keyed `provider_a` for both providers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Permissions"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getResourceTypes: {
+        parameters: {
+            query?: {
+                /** @description Region whose regional types to include; `*` = all regions of the provider. Absent = global types only. */
+                region?: "us-east-1" | "us-east-2" | "us-west-1" | "us-west-2" | "ap-south-1" | "ap-northeast-2" | "ap-southeast-1" | "ap-southeast-2" | "ap-northeast-1" | "ca-central-1" | "eu-central-1" | "eu-west-1" | "eu-west-2" | "eu-west-3" | "sa-east-1" | "us-gov-east-1" | "us-gov-west-1" | "*";
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The provider.
+                 * @example provider_a
+                 */
+                provider: "provider_a" | "provider_a_gov" | "provider_b";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The supported and recommended resource types. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceTypeMetadata"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    listNotifications: {
+        parameters: {
+            query?: {
+                /** @description Maximum number of items in the page. */
+                max_items?: components["parameters"]["max_items"];
+                /** @description Number of items to skip; send the previous page's `next_offset` to read the next page. */
+                offset?: components["parameters"]["offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of notifications. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Notifications"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    createNotification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The new notification. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateNotificationInput"];
+            };
+        };
+        responses: {
+            /** @description The created notification. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Notification"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    updateNotification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the notification (its `notification_id`).
+                 * @example 2c4e6a8b-0d1f-4a3c-8e5b-7d9f1a3c5e7b
+                 */
+                notification_id: components["parameters"]["notification_id_path"];
+            };
+            cookie?: never;
+        };
+        /** @description The full new state of the notification. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateNotificationInput"];
+            };
+        };
+        responses: {
+            /** @description The updated notification. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Notification"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    deleteNotification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the notification (its `notification_id`).
+                 * @example 2c4e6a8b-0d1f-4a3c-8e5b-7d9f1a3c5e7b
+                 */
+                notification_id: components["parameters"]["notification_id_path"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    listCustomRules: {
+        parameters: {
+            query?: {
+                /** @description Maximum number of items in the page. */
+                max_items?: components["parameters"]["max_items"];
+                /** @description Number of items to skip; send the previous page's `next_offset` to read the next page. */
+                offset?: components["parameters"]["offset"];
+                /**
+                 * @description JSON-encoded array of search terms, all of which must match, e.g. `["resource_type:PROVA.S3","versioning"]`.
+                 *     Prefixes: `name:<text>`, `id:<text>`, `resource_type:<text>`, `provider:<PROVIDER_A|PROVIDER_A_GOV|PROVIDER_B>`
+                 *     (exact), `severity:<severity>` (exact); `<text>` matches a case-insensitive substring. A term without prefix
+                 *     matches a substring of the name or description. Malformed JSON or an unknown prefix is a 400.
+                 */
+                query?: string;
+                /** @description Only rules with this status. */
+                status?: "ENABLED" | "DISABLED" | "INVALID";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of custom rules. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomRules"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    createCustomRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The new rule. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCustomRuleInput"];
+            };
+        };
+        responses: {
+            /** @description The created rule and the warnings found in its text. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomRuleWithErrors"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getCustomRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the custom rule.
+                 * @example 5d7f9b1d-3f5a-4c7e-9a0c-2e4a6c8e0a2c
+                 */
+                rule_id: components["parameters"]["rule_id_path"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomRule"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    deleteCustomRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the custom rule.
+                 * @example 5d7f9b1d-3f5a-4c7e-9a0c-2e4a6c8e0a2c
+                 */
+                rule_id: components["parameters"]["rule_id_path"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    updateCustomRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the custom rule.
+                 * @example 5d7f9b1d-3f5a-4c7e-9a0c-2e4a6c8e0a2c
+                 */
+                rule_id: components["parameters"]["rule_id_path"];
+            };
+            cookie?: never;
+        };
+        /** @description The fields to change. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCustomRuleInput"];
+            };
+        };
+        responses: {
+            /** @description The updated rule and the warnings found in its text. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomRuleWithErrors"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    testCustomRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The rule text, the resource type and the scan to test against. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TestCustomRuleInput"];
+            };
+        };
+        responses: {
+            /** @description The overall result and the result per resource. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestCustomRuleOutput"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    testCustomRuleInput: {
+        parameters: {
+            query: {
+                /**
+                 * @description The resource type whose documents to return (bare, e.g. `PROVA.S3.Bucket`).
+                 * @example PROVA.S3.Bucket
+                 */
+                resource_type: string;
+                /**
+                 * @description The scan whose resources to return.
+                 * @example 7b2e4f6a-1c3d-4e5f-8a9b-0c1d2e3f4a5b
+                 */
+                scan_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The resource documents. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestCustomRuleInputScan"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    listScans: {
+        parameters: {
+            query: {
+                /**
+                 * @description Id of the environment.
+                 * @example 3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f
+                 */
+                environment_id: components["parameters"]["environment_id_query"];
+                /** @description Maximum number of items in the page. */
+                max_items?: components["parameters"]["max_items"];
+                /** @description Number of items to skip; send the previous page's `next_offset` to read the next page. */
+                offset?: components["parameters"]["offset"];
+                /** @description Sort key. */
+                order_by?: "created_at";
+                /** @description Sort direction (default newest / last first). */
+                order_direction?: components["parameters"]["order_direction_desc"];
+                /** @description Only items whose `created_at` is at or after this time (Unix seconds). Must not be after `range_to`. */
+                range_from?: components["parameters"]["range_from"];
+                /** @description Only items whose `created_at` is at or before this time (Unix seconds). */
+                range_to?: components["parameters"]["range_to"];
+                /** @description Only scans with one of these statuses (repeatable). */
+                status?: ("IN_PROGRESS" | "SUCCESS" | "ERROR")[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of scans. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Scans"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    createScan: {
+        parameters: {
+            query: {
+                /**
+                 * @description Id of the environment.
+                 * @example 3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f
+                 */
+                environment_id: components["parameters"]["environment_id_query"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new scan, `IN_PROGRESS`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Scan"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["WorkAlreadyStarted"];
+            500: components["responses"]["InternalServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getScan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the scan.
+                 * @example 7b2e4f6a-1c3d-4e5f-8a9b-0c1d2e3f4a5b
+                 */
+                scan_id: components["parameters"]["scan_id_path"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The scan and its summary. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScanWithSummary"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getComplianceByResourceTypes: {
+        parameters: {
+            query?: {
+                /** @description Only results of these compliance families (repeatable). Absent = every family of the scan's environment. */
+                family?: components["parameters"]["family_filter"];
+                /** @description Maximum number of items in the page. */
+                max_items?: components["parameters"]["max_items"];
+                /** @description Number of items to skip; send the previous page's `next_offset` to read the next page. */
+                offset?: components["parameters"]["offset"];
+                /** @description Only these resource types (repeatable, bare, e.g. `resource_type=PROVA.S3.Bucket`). */
+                resource_type?: components["parameters"]["resource_type_filter"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the scan.
+                 * @example 7b2e4f6a-1c3d-4e5f-8a9b-0c1d2e3f4a5b
+                 */
+                scan_id: components["parameters"]["scan_id_path"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of results by resource type. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComplianceByResourceTypeOutput"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getComplianceByRules: {
+        parameters: {
+            query?: {
+                /** @description Only results of these compliance families (repeatable). Absent = every family of the scan's environment. */
+                family?: components["parameters"]["family_filter"];
+                /** @description Maximum number of items in the page. */
+                max_items?: components["parameters"]["max_items"];
+                /** @description Number of items to skip; send the previous page's `next_offset` to read the next page. */
+                offset?: components["parameters"]["offset"];
+                /** @description Only results with one of these values (repeatable). */
+                result?: ("PASS" | "FAIL" | "UNKNOWN")[];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the scan.
+                 * @example 7b2e4f6a-1c3d-4e5f-8a9b-0c1d2e3f4a5b
+                 */
+                scan_id: components["parameters"]["scan_id_path"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of results by rule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComplianceByRules"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getSwagger: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bundled Swagger 2.0 document of this API as YAML. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/yaml": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listUsers: {
+        parameters: {
+            query?: {
+                /** @description Only the records of this email address (exact match, case-insensitive). */
+                email?: components["parameters"]["email_filter"];
+                /** @description Maximum number of items in the page. */
+                max_items?: components["parameters"]["max_items"];
+                /** @description Number of items to skip; send the previous page's `next_offset` to read the next page. */
+                offset?: components["parameters"]["offset"];
+                /** @description Sort direction (default newest / last first). */
+                order_direction?: components["parameters"]["order_direction_desc"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of users. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Users"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    editUsersGroupAssignments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The users and their new groups. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EditUsersGroupAssignmentsInput"];
+            };
+        };
+        responses: {
+            /** @description The assignments were changed; the body is empty. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getUserById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the user.
+                 * @example 1f3b5d7f-9b1d-4f3b-8d5f-7b9d1f3b5d7f
+                 */
+                user_id: components["parameters"]["user_id_path"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+}

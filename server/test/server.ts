@@ -1,0 +1,75 @@
+import type { AddressInfo } from 'node:net';
+import { ManualClock } from '../src/domain/clock.js';
+import { DEFAULT_ORGANIZATION } from '../src/domain/organizations/service.js';
+import { createApp } from '../src/http/app.js';
+import { createServices, type Services } from '../src/services.js';
+import type { TestDatabase } from './databases.js';
+
+export const ROOT_SECRET = 'root-secret-for-tests-0123456789';
+
+export interface TestServer {
+  baseUrl: string;
+  services: Services;
+  clock: ManualClock;
+  /** The organization the current test works in; `useNewTenant` replaces it. */
+  orgId: string;
+  /** Basic credentials of an API client of that organization. */
+  auth: string;
+  /** Moves the test into a new, empty organization with its own API client. */
+  useNewTenant(): Promise<void>;
+  /** Basic credentials of the conductor's root. */
+  rootAuth: string;
+  request(method: string, path: string, options?: { body?: unknown; auth?: string | null; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers; text: string }>;
+  close(): Promise<void>;
+}
+
+export const basic = (user: string, secret: string) => `Basic ${Buffer.from(`${user}:${secret}`).toString('base64')}`;
+
+/** The whole app on port 0 over a test database, with response validation on. */
+export async function startTestServer(db: TestDatabase): Promise<TestServer> {
+  const clock = new ManualClock(Date.UTC(2026, 5, 1, 12));
+  const services = createServices(db.handle, clock);
+  await services.conductorUsers.ensureRoot({ configured: ROOT_SECRET, file: '/nonexistent/never-written' });
+  const app = createApp({ services, validateResponses: true });
+  const server = app.express.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  let tenants = 0;
+  const testServer: TestServer = {
+    baseUrl,
+    services,
+    clock,
+    orgId: '',
+    auth: '',
+    rootAuth: basic('root', ROOT_SECRET),
+    async useNewTenant() {
+      tenants += 1;
+      const org = await services.organizations.ensure(tenants === 1 ? DEFAULT_ORGANIZATION : `tenant-${tenants}`);
+      const { client, secret } = await services.apiClients.createWithSecret(org.id, 'tests');
+      testServer.orgId = org.id;
+      testServer.auth = basic(client.clientId, secret);
+    },
+    async request(method, path, options = {}) {
+      const headers: Record<string, string> = { ...options.headers };
+      const authorization = options.auth === undefined ? testServer.auth : options.auth;
+      if (authorization !== null) headers.authorization = authorization;
+      let body: string | undefined;
+      if (options.body !== undefined) {
+        body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      const res = await fetch(`${baseUrl}${path}`, { method, headers, body });
+      const text = await res.text();
+      let parsed: unknown = undefined;
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {
+        parsed = undefined;
+      }
+      return { status: res.status, body: parsed, headers: res.headers, text };
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+  await testServer.useNewTenant();
+  return testServer;
+}
