@@ -86,6 +86,11 @@ export function createApp(options: AppOptions): App {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // While draining, every answer closes its connection, so keep-alive clients do not hold the shutdown up.
+  app.use((_req, res, next) => {
+    if (draining) res.set('Connection', 'close');
+    next();
+  });
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -105,15 +110,13 @@ export function createApp(options: AppOptions): App {
       res.type('application/yaml').send(api.swaggerYaml);
     });
   }
-  app.use(
-    '/docs',
-    swaggerUi.serveFiles(undefined, { swaggerOptions: {} }),
-    swaggerUi.setup(undefined, {
-      explorer: true,
-      customSiteTitle: 'API documentation',
-      swaggerOptions: { urls: API_NAMES.map((name) => ({ url: `/docs/specs/${name}.yaml`, name })) },
-    }),
-  );
+  // serveFiles writes swagger-ui-init.js from its options, so both calls get the same ones.
+  const docsOptions = {
+    explorer: true,
+    customSiteTitle: 'API documentation',
+    swaggerOptions: { urls: API_NAMES.map((name) => ({ url: `/docs/specs/${name}.yaml`, name })) },
+  };
+  app.use('/docs', swaggerUi.serveFiles(undefined, docsOptions), swaggerUi.setup(undefined, docsOptions));
 
   for (const api of Object.values(apis)) mountApi(app, api, options, context);
 
