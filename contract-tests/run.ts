@@ -1,0 +1,134 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { createRequire } from 'node:module';
+import { load } from 'js-yaml';
+import { ROOT } from '../scripts/pipeline.js';
+import { freePort, start, waitForHttp, type Started } from './processes.js';
+import { MOCK_APIS, startMock, type MockApi } from './prism/mocks.js';
+
+/**
+ * `make contract`: Dredd replays every operation's documented example against
+ *   1. the real server (built into dist/, on a scratch SQLite database, response validation on), for the
+ *      compliance, conductor and console specs, and
+ *   2. a Prism mock of each spec.
+ * Against the real server every implemented operation must pass: the run fails when fewer transactions pass than
+ * the specs have implemented operations, so an operation cannot drop out unnoticed.
+ */
+const run = promisify(execFile);
+const basic = (user: string, secret: string) => `Basic ${Buffer.from(`${user}:${secret}`).toString('base64')}`;
+const HOOKS = join(ROOT, 'contract-tests/dredd/hooks.cjs');
+const SKIPPED = createRequire(import.meta.url)('./dredd/skipped.cjs') as Record<string, string>;
+
+interface Outcome {
+  name: string;
+  passing: number;
+  failing: number;
+  errors: number;
+  skipped: number;
+  expectedPassing?: number;
+  output: string;
+}
+
+type Swagger = { paths: Record<string, Record<string, { operationId?: string; responses: Record<string, unknown> }>> };
+
+/** Operations Dredd must pass against the real server: implemented (no 501) and not on the hooks' skip list. */
+async function implementedOperations(api: MockApi): Promise<number> {
+  const swagger = load(await readFile(join(ROOT, 'generated', api, 'swagger.yaml'), 'utf8')) as Swagger;
+  let count = 0;
+  for (const item of Object.values(swagger.paths)) {
+    for (const op of Object.values(item)) {
+      if (op.operationId && !('501' in op.responses) && !(op.operationId in SKIPPED)) count += 1;
+    }
+  }
+  return count;
+}
+
+async function dredd(name: string, api: MockApi, target: 'server' | 'mock', endpoint: string, authorization: string): Promise<Outcome> {
+  const env = {
+    ...process.env,
+    CONTRACT_API: api,
+    CONTRACT_TARGET: target,
+    CONTRACT_ENDPOINT: endpoint,
+    CONTRACT_AUTHORIZATION: authorization,
+    CONTRACT_SPEC: join(ROOT, 'generated', api, 'swagger.yaml'),
+    NODE_NO_WARNINGS: '1',
+  };
+  const args = [join(ROOT, 'generated', api, 'swagger.yaml'), endpoint, '--hookfiles', HOOKS, '--language', 'nodejs', '--loglevel', 'warning', '--color', 'false'];
+  let output: string;
+  try {
+    const result = await run(join(ROOT, 'node_modules/.bin/dredd'), args, { cwd: ROOT, env, maxBuffer: 64 * 1024 * 1024 });
+    output = result.stdout + result.stderr;
+  } catch (error) {
+    const failed = error as { stdout?: string; stderr?: string };
+    output = `${failed.stdout ?? ''}${failed.stderr ?? ''}`;
+  }
+  output = output.replace(/\u001b\[[0-9;]*m/g, '');
+  const summary = /complete: (.*) total/.exec(output)?.[1] ?? '';
+  const count = (word: string) => Number(new RegExp(`(\\d+) ${word}`).exec(summary)?.[1] ?? 0);
+  return { name, passing: count('passing'), failing: count('failing'), errors: count('errors?'), skipped: count('skipped'), output };
+}
+
+async function startServer(dir: string, rootSecret: string): Promise<{ server: Started; url: string; clientAuth: string }> {
+  const env = {
+    ...process.env,
+    DATABASE_URL: `sqlite:${join(dir, 'app.db')}`,
+    CONDUCTOR_ROOT_SECRET: rootSecret,
+    CONDUCTOR_ROOT_SECRET_FILE: join(dir, 'root-secret'),
+    VALIDATE_RESPONSES: 'true',
+    DEMO_DATA: 'false',
+    PORT: String(await freePort()),
+  };
+  const { stdout } = await run(process.execPath, [join(ROOT, 'dist/server/src/admin.js'), 'api-clients', 'create', '--name', 'contract-tests', '--json'], {
+    cwd: ROOT,
+    env,
+  });
+  const credentials = JSON.parse(stdout) as { client_id: string; client_secret: string };
+  const server = start(process.execPath, [join(ROOT, 'dist/server/src/main.js')], env, ROOT);
+  const url = `http://127.0.0.1:${env.PORT}`;
+  await waitForHttp(`${url}/healthz`, server);
+  return { server, url, clientAuth: basic(credentials.client_id, credentials.client_secret) };
+}
+
+const dir = await mkdtemp(join(tmpdir(), 'contract-'));
+const rootSecret = randomBytes(24).toString('base64url');
+const outcomes: Outcome[] = [];
+const { server, url, clientAuth } = await startServer(dir, rootSecret);
+try {
+  const authOf: Record<MockApi, string> = { compliance: clientAuth, conductor: basic('root', rootSecret), console: '' };
+  for (const api of MOCK_APIS) {
+    const outcome = await dredd(`${api} / server`, api, 'server', url, authOf[api]);
+    outcomes.push({ ...outcome, expectedPassing: await implementedOperations(api) });
+  }
+  for (const api of MOCK_APIS) {
+    const mock = await startMock(ROOT, api, 0);
+    try {
+      outcomes.push(await dredd(`${api} / prism mock`, api, 'mock', mock.url, basic('mock-user', 'mock-secret')));
+    } finally {
+      await mock.stop();
+    }
+  }
+} finally {
+  await server.stop();
+  await rm(dir, { recursive: true, force: true });
+}
+
+let failed = 0;
+let passed = 0;
+for (const outcome of outcomes) {
+  const short = outcome.expectedPassing !== undefined && outcome.passing !== outcome.expectedPassing;
+  const bad = outcome.failing > 0 || outcome.errors > 0 || short || outcome.passing + outcome.skipped === 0;
+  const expected = outcome.expectedPassing !== undefined ? ` (expected ${outcome.expectedPassing} passing)` : '';
+  console.log(`${bad ? 'FAIL' : 'ok  '} ${outcome.name.padEnd(26)} ${outcome.passing} passing, ${outcome.failing} failing, ${outcome.errors} errors, ${outcome.skipped} skipped${expected}`);
+  if (bad) {
+    failed += 1;
+    console.log(outcome.output.split('\n').filter((line) => /fail|error|FAIL|Error|expected|message/i.test(line)).slice(0, 80).join('\n'));
+  } else {
+    passed += 1;
+  }
+}
+console.log(`contract: ${passed} passed, ${failed} failed`);
+if (failed > 0) process.exitCode = 1;
