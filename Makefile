@@ -18,6 +18,7 @@ deps: $(NPM_STAMP) ## Install npm dependencies (only when package files changed)
 lint: deps ## Lint every spec (redocly), check every example against its schema, type-check all TypeScript
 	redocly lint --config redocly.yaml --format stylish
 	tsx scripts/check-examples.ts
+	npm run build --silent -w client
 	tsc -p tsconfig.json --noEmit
 
 generate: deps ## Bundle the specs, convert them to OpenAPI 3 and generate TypeScript types into generated/

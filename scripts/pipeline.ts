@@ -35,7 +35,8 @@ async function toOpenApi3(swagger: unknown): Promise<Record<string, unknown>> {
 
 async function toTypes(api: ApiName, openapi: Record<string, unknown>): Promise<string> {
   // Passing the parsed document keeps openapi-typescript from reading redocly.yaml, which names the Swagger 2.0 roots.
-  const ast = await openapiTS(openapi as unknown as Parameters<typeof openapiTS>[0], { alphabetize: true, rootTypes: false });
+  // A default makes a field optional to send, not present in every body, hence defaultNonNullable: false.
+  const ast = await openapiTS(openapi as unknown as Parameters<typeof openapiTS>[0], { alphabetize: true, rootTypes: false, defaultNonNullable: false });
   return `/**\n * Generated from specs/${api}/ by \`make generate\`. Do not edit: change the spec and regenerate.\n */\n\n${astToString(ast)}`;
 }
 

@@ -1,7 +1,7 @@
 // Dredd hooks for every API. Dredd replays each operation's documented example request and checks the answer
 // against the spec. These hooks:
 //   - authenticate every request (Basic for compliance and conductor, session cookie + CSRF token for the console);
-//   - against the real server, skip the operations the spec still declares 501 and those in SKIPPED below, and
+//   - against the real server, skip the operations the spec still declares 501 and those listed in skipped.cjs, and
 //     create the fixtures an example refers to (an environment whose id the example names, ...);
 //   - against a Prism mock, only authenticate: the mock answers every operation from its examples.
 // The runner (contract-tests/run.ts) passes what they need in the environment.

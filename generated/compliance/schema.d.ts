@@ -815,7 +815,7 @@ export interface components {
              * @description What the rule checks and how to fix a failure.
              * @default
              */
-            description: string;
+            description?: string;
             /** @description Compliance families whose results include this rule. Default `[]`. */
             families?: components["schemas"]["ComplianceFamily"][];
             /** @description Name of the rule. */
@@ -832,7 +832,7 @@ export interface components {
              * @default CUSTOM
              * @enum {string}
              */
-            source: "CUSTOM";
+            source?: "CUSTOM";
         };
         /**
          * @description A new environment. Validation (each failure is a 400 naming the field):
@@ -879,7 +879,7 @@ export interface components {
              * @description Compliance families to evaluate (valid for the provider, see `ComplianceFamily`). Default `[]`.
              * @default []
              */
-            compliance_families: components["schemas"]["ComplianceFamily"][];
+            compliance_families?: components["schemas"]["ComplianceFamily"][];
             /** @description Name of the environment. */
             name: string;
             provider: components["schemas"]["Provider"];
@@ -890,12 +890,12 @@ export interface components {
              * @description Seconds between scheduled scans, at least 600, default 86400, no maximum; an integer or a string of digits; always answered as an integer.
              * @default 86400
              */
-            scan_interval: number | string;
+            scan_interval?: number | string;
             /**
              * @description Whether scheduled scans run; a boolean or the string `true` / `false`; always answered as a boolean. Default `true`.
              * @default true
              */
-            scan_schedule_enabled: boolean | ("true" | "false");
+            scan_schedule_enabled?: boolean | ("true" | "false");
             /**
              * @description `provider_b` only (400 otherwise): resource groups to scan. Also accepted as
              *     `provider_options.provider_b.survey_resource_groups`; when both are sent they must be equal. Default `["*"]`:
@@ -920,7 +920,7 @@ export interface components {
              * @description Environments covered; `["*"]` alone means all current and future environments. Default `[]`.
              * @default []
              */
-            environment_ids: string[];
+            environment_ids?: string[];
             /** @description Name of the group (unique in the organization). */
             name: string;
             /**
@@ -950,7 +950,7 @@ export interface components {
              * @description Whether the invite expires (7 days after creation); `false` = it never expires.
              * @default true
              */
-            expires: boolean;
+            expires?: boolean;
             /** @description Groups granted on acceptance. */
             group_ids: string[];
         };
