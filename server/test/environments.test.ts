@@ -71,8 +71,9 @@ describeEachDatabase('environments API', (db) => {
 
     it('refuses a scan_interval under 600 seconds, as integer or as string', async () => {
       await expectInvalid('POST', '/v0/environments', providerA({ scan_interval: '599' }), /^scan_interval: must be at least 600 seconds$/);
-      await expectInvalid('POST', '/v0/environments', providerA({ scan_interval: 599 }), /scan_interval/);
-      await expectInvalid('POST', '/v0/environments', providerA({ scan_interval: '10m' }), /scan_interval/);
+      await expectInvalid('POST', '/v0/environments', providerA({ scan_interval: 599 }), /^scan_interval: must be >= 600$/);
+      await expectInvalid('POST', '/v0/environments', providerA({ scan_interval: '10m' }), /^scan_interval: must match pattern/);
+      await expectInvalid('POST', '/v0/environments', providerA({ scan_interval: true }), /^scan_interval: must be integer or string$/);
     });
 
     it('refuses a scan_schedule_enabled that is neither a boolean nor its string', async () => {

@@ -74,6 +74,32 @@ function ruleOf(message: string | undefined): string {
   return message.replace(/^should /, 'must ');
 }
 
+const TYPE_MISMATCH = /^must be (string|integer|number|boolean|object|array|null)$/;
+
+/**
+ * One line per field. A field that accepts alternatives (`oneOf`: an integer or a string of digits) fails every
+ * branch; only the rule that matters is kept: a broken bound if there is one, otherwise the accepted types.
+ */
+function describeProblems(errors: Array<{ path?: string; message?: string }>): string {
+  const byField = new Map<string, string[]>();
+  for (const e of errors) {
+    const field = fieldOf(e.path ?? '');
+    byField.set(field, [...(byField.get(field) ?? []), ruleOf(e.message)]);
+  }
+  const lines: string[] = [];
+  for (const [field, rules] of byField) {
+    const alternatives = rules.some((r) => /match exactly one schema in oneOf/.test(r));
+    if (!alternatives) {
+      lines.push(...rules.map((rule) => `${field}: ${rule}`));
+      continue;
+    }
+    const specific = rules.filter((r) => !/oneOf/.test(r) && !TYPE_MISMATCH.test(r));
+    const types = rules.flatMap((r) => TYPE_MISMATCH.exec(r)?.[1] ?? []);
+    lines.push(`${field}: ${specific.length > 0 ? specific.join(', ') : `must be ${types.join(' or ')}`}`);
+  }
+  return lines.join('; ');
+}
+
 /**
  * Turns anything thrown while serving a request into an AppError: our own, the validator's (bad input, missing
  * credentials, unknown route) and the body parser's (malformed JSON, oversized body).
@@ -86,9 +112,9 @@ export function toAppError(error: unknown): AppError {
   if (error.type === 'entity.too.large') return new AppError('bad_request', 'body: larger than the size limit');
   switch (error.status) {
     case 400: {
-      const problems = (error.errors ?? []).map((e) => `${fieldOf(e.path ?? '')}: ${ruleOf(e.message)}`);
-      const missing = (error.errors ?? []).every((e) => /required/.test(e.message ?? ''));
-      return new AppError(missing && problems.length > 0 ? 'missing_parameter' : 'invalid_parameter', problems.join('; ') || error.message || 'invalid request');
+      const errors = error.errors ?? [];
+      const missing = errors.length > 0 && errors.every((e) => /required/.test(e.message ?? ''));
+      return new AppError(missing ? 'missing_parameter' : 'invalid_parameter', describeProblems(errors) || error.message || 'invalid request');
     }
     case 401:
       return new AppError('unauthenticated', error.message ?? 'unauthenticated');

@@ -44,7 +44,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('environments_org_created').on('environments').columns(['org_id', 'created_at']).execute();
+  await db.schema.createIndex('environments_org_created').on('environments').columns(['org_id', 'created_at', 'id']).execute();
 
   await db.schema
     .createTable('scans')
