@@ -28,25 +28,22 @@ const basicHeader = ({ user, secret }: BasicCredentials): string => {
 
 const joinUrl = (baseUrl: string, basePath: string) => `${baseUrl.replace(/\/+$/, '')}${basePath}`;
 
-/** A typed client of the compliance API (`/v0`), authenticated with an API client's id and secret. */
-export function createComplianceClient(options: ApiClientOptions & { auth: BasicCredentials }): Client<CompliancePaths> {
+function basicAuthClient<Paths extends {}>(basePath: string, options: ApiClientOptions & { auth: BasicCredentials }): Client<Paths> {
   const { auth, baseUrl, headers, ...rest } = options;
-  return createClient<CompliancePaths>({
+  return createClient<Paths>({
     ...rest,
-    baseUrl: joinUrl(baseUrl, '/v0'),
+    baseUrl: joinUrl(baseUrl, basePath),
     headers: { ...(headers as Record<string, string> | undefined), Authorization: basicHeader(auth) },
   });
 }
 
+/** A typed client of the compliance API (`/v0`), authenticated with an API client's id and secret. */
+export const createComplianceClient = (options: ApiClientOptions & { auth: BasicCredentials }): Client<CompliancePaths> =>
+  basicAuthClient<CompliancePaths>('/v0', options);
+
 /** A typed client of the conductor API (`/api/v0`), authenticated as an rbac user (or `root`). */
-export function createConductorClient(options: ApiClientOptions & { auth: BasicCredentials }): Client<ConductorPaths> {
-  const { auth, baseUrl, headers, ...rest } = options;
-  return createClient<ConductorPaths>({
-    ...rest,
-    baseUrl: joinUrl(baseUrl, '/api/v0'),
-    headers: { ...(headers as Record<string, string> | undefined), Authorization: basicHeader(auth) },
-  });
-}
+export const createConductorClient = (options: ApiClientOptions & { auth: BasicCredentials }): Client<ConductorPaths> =>
+  basicAuthClient<ConductorPaths>('/api/v0', options);
 
 /** A typed client of the console API (`/console/api`); the browser's session cookie authenticates it. */
 export function createConsoleClient(options: ApiClientOptions): Client<ConsolePaths> {

@@ -1,16 +1,14 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import { createComplianceClient, createConductorClient } from '../../client/src/index.js';
 import { describeEachDatabase } from './databases.js';
-import { ROOT_SECRET, startTestServer, type TestServer } from './server.js';
+import { ROOT_SECRET, useTestServer, type TestServer } from './server.js';
 
 /** The published client package, used the way an API consumer would against the real server. */
 describeEachDatabase('typed client', (db) => {
+  const testServer = useTestServer(db);
   let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer(db());
-  });
-  afterAll(async () => {
-    await server.close();
+  beforeEach(() => {
+    server = testServer();
   });
 
   const credentials = () => {

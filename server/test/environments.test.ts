@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { newId } from '../src/domain/ids.js';
 import { KyselyScanRepository } from '../src/storage/repositories/scans.js';
 import { describeEachDatabase } from './databases.js';
-import { basic, startTestServer, type TestServer } from './server.js';
+import { basic, useTestServer, type TestServer } from './server.js';
 
 const ARN = 'arn:prova:iam::123456789012:role/compliance-scanner';
 const GOV_ARN = 'arn:prova-us-gov:iam::123456789012:role/compliance-scanner';
@@ -16,15 +16,10 @@ const providerA = (overrides: Record<string, unknown> = {}) => ({
 });
 
 describeEachDatabase('environments API', (db) => {
+  const testServer = useTestServer(db);
   let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer(db());
-  });
-  beforeEach(async () => {
-    await server.useNewTenant();
-  });
-  afterAll(async () => {
-    await server.close();
+  beforeEach(() => {
+    server = testServer();
   });
 
   const create = async (body: Record<string, unknown> = providerA()) => {

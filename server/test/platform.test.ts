@@ -1,16 +1,14 @@
 import { readFile } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { GENERATED_DIR } from '../src/paths.js';
 import { describeEachDatabase } from './databases.js';
-import { basic, startTestServer, type TestServer } from './server.js';
+import { basic, useTestServer, type TestServer } from './server.js';
 
 describeEachDatabase('HTTP platform', (db) => {
+  const testServer = useTestServer(db);
   let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer(db());
-  });
-  afterAll(async () => {
-    await server.close();
+  beforeEach(() => {
+    server = testServer();
   });
 
   describe('compliance authentication (seed 000 §5, §7)', () => {

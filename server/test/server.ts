@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { ManualClock } from '../src/domain/clock.js';
 import { DEFAULT_ORGANIZATION } from '../src/domain/organizations/service.js';
 import { createApp } from '../src/http/app.js';
@@ -72,4 +73,22 @@ export async function startTestServer(db: TestDatabase): Promise<TestServer> {
   };
   await testServer.useNewTenant();
   return testServer;
+}
+
+/**
+ * One server for the whole suite (starting one compiles three specs), with every test moved into a new, empty
+ * organization of its own. Returns the running server.
+ */
+export function useTestServer(db: () => TestDatabase): () => TestServer {
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    server = await startTestServer(db());
+  });
+  beforeEach(async () => {
+    await server!.useNewTenant();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  return () => server!;
 }
