@@ -15,8 +15,9 @@ $(NPM_STAMP): package.json package-lock.json client/package.json
 
 deps: $(NPM_STAMP) ## Install npm dependencies (only when package files changed)
 
-lint: deps ## Lint every spec (redocly), check every example against its schema, type-check all TypeScript
+lint: deps ## Lint every spec (redocly and the house rules), check every example against its schema, type-check
 	redocly lint --config redocly.yaml --format stylish
+	tsx scripts/check-spec-rules.ts
 	tsx scripts/check-examples.ts
 	npm run build --silent -w client
 	tsc -p tsconfig.json --noEmit

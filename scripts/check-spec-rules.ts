@@ -1,0 +1,76 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { load } from 'js-yaml';
+import { API_NAMES, ROOT } from './pipeline.js';
+
+/**
+ * The house rules of specs/README.md that no off-the-shelf lint rule checks, applied to every generated Swagger
+ * 2.0 bundle: bounded parameters, examples for Dredd, every error status listed, operationIds unique across APIs.
+ */
+type Node = Record<string, any>;
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+
+function resolve(doc: Node, node: Node): Node {
+  if (typeof node?.$ref !== 'string') return node;
+  return node.$ref
+    .slice(2)
+    .split('/')
+    .reduce((n: Node, key: string) => n[key.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+}
+
+function parameterProblems(param: Node): string[] {
+  if (param.in === 'body') return param.schema ? [] : ['body parameter without a schema'];
+  const problems: string[] = [];
+  const schema = param.type === 'array' ? param.items ?? {} : param;
+  if (!param.type) problems.push(`parameter ${param.name} has no type`);
+  if (param.type === 'array' && param.in === 'query' && param.collectionFormat !== 'multi') {
+    problems.push(`repeatable parameter ${param.name} must use collectionFormat: multi`);
+  }
+  if (schema.type === 'string' && !schema.enum && !schema.format && schema.maxLength === undefined && !schema.pattern) {
+    problems.push(`string parameter ${param.name} has no enum, format, pattern or maxLength`);
+  }
+  if ((schema.type === 'integer' || schema.type === 'number') && !schema.enum && (schema.minimum === undefined || (schema.maximum === undefined && !param.description))) {
+    problems.push(`numeric parameter ${param.name} needs a minimum (and a maximum, or a description saying why none)`);
+  }
+  if (param.required && param.in !== 'body' && param['x-example'] === undefined) problems.push(`required parameter ${param.name} has no x-example`);
+  return problems;
+}
+
+let failures = 0;
+const seenIds = new Map<string, string>();
+for (const api of API_NAMES) {
+  const doc = load(await readFile(join(ROOT, 'generated', api, 'swagger.yaml'), 'utf8')) as Node;
+  for (const [path, item] of Object.entries(doc.paths as Node)) {
+    for (const method of METHODS) {
+      const op = item[method] as Node | undefined;
+      if (!op) continue;
+      const where = `${api} ${method.toUpperCase()} ${path}`;
+      const problems: string[] = [];
+      if (!op.operationId || !/^[a-z][A-Za-z0-9]*$/.test(op.operationId)) problems.push('operationId must be lowerCamelCase');
+      if (seenIds.has(op.operationId)) problems.push(`operationId ${op.operationId} also used by ${seenIds.get(op.operationId)}`);
+      seenIds.set(op.operationId, where);
+      if (op.tags?.length !== 1) problems.push('needs exactly one tag');
+      if (!op.summary) problems.push('needs a summary');
+      const statuses = Object.keys(op.responses ?? {});
+      if ('default' in (op.responses ?? {})) problems.push('declares a default response; list every status instead');
+      for (const required of ['400', '500']) if (!statuses.includes(required)) problems.push(`does not declare ${required}`);
+      const secured = (op.security ?? doc.security ?? []).some((s: Node) => Object.keys(s).length > 0);
+      if (secured && !statuses.includes('401')) problems.push('is authenticated but does not declare 401');
+      for (const [status, raw] of Object.entries(op.responses as Node)) {
+        const response = resolve(doc, raw as Node);
+        if (status === '204' || !response.schema) continue;
+        if (!response.examples || Object.keys(response.examples).length === 0) problems.push(`response ${status} has no example`);
+      }
+      const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p: Node) => resolve(doc, p));
+      for (const param of params) problems.push(...parameterProblems(param));
+      for (const problem of problems) console.error(`${where}: ${problem}`);
+      failures += problems.length;
+    }
+  }
+}
+if (failures > 0) {
+  console.error(`${failures} spec rule violations`);
+  process.exitCode = 1;
+} else {
+  console.log(`every operation of ${API_NAMES.join(', ')} follows the spec rules (${seenIds.size} operations)`);
+}
