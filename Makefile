@@ -47,8 +47,9 @@ test: deps lint check-generated test-unit contract ## Everything: lint, freshnes
 mock: deps ## Prism mocks of each spec (compliance :4010, conductor :4011, console :4012)
 	tsx contract-tests/prism/mock.ts
 
-bench: build ## HTTP load: the server against bare Express serving the same JSON
+bench: build ## Benchmarks: HTTP load against bare Express, and a 100 000-resource scan
 	tsx bench/http.ts
+	tsx bench/scan.ts
 
 clean: ## Remove build output and local data
 	rm -rf dist data reports

@@ -50,33 +50,69 @@ const example = (name) => swagger.definitions[name].example;
 
 /** Replaces a path parameter's example value with the id of a fixture. */
 function usePathValue(transaction, exampleValue, value) {
-  transaction.fullPath = transaction.fullPath.replace(exampleValue, value);
-  transaction.request.uri = transaction.request.uri.replace(exampleValue, value);
+  transaction.fullPath = transaction.fullPath.split(exampleValue).join(value);
+  transaction.request.uri = transaction.request.uri.split(exampleValue).join(value);
 }
 
-// Fixtures per operation, for runs against the real server.
+const EXAMPLE_ENVIRONMENT = swagger.parameters.environment_id_path['x-example'];
+const EXAMPLE_SCAN = swagger.parameters.scan_id_path ? swagger.parameters.scan_id_path['x-example'] : undefined;
+
+async function newEnvironment() {
+  return call('POST', '/environments', example('CreateEnvironmentInput'));
+}
+
+/** Starts a scan and waits for the server's job worker to finish it. */
+async function finishedScan(environmentId) {
+  const started = await call('POST', `/scans?environment_id=${environmentId}`);
+  for (let waited = 0; waited < 60_000; waited += 200) {
+    const scan = await call('GET', `/scans/${started.id}`);
+    if (scan.status !== 'IN_PROGRESS') return scan;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`scan ${started.id} did not finish within a minute`);
+}
+
+// One environment with a finished scan serves every operation that only reads them.
+let scanned;
+const scannedEnvironment = () =>
+  (scanned ??= newEnvironment().then(async (env) => ({ env, scan: await finishedScan(env.id) })));
+
+// Fixtures per operation, for runs against the real server: each makes the ids in the example exist.
 const FIXTURES = {
   async getEnvironment(transaction) {
-    await withEnvironment(transaction);
+    usePathValue(transaction, EXAMPLE_ENVIRONMENT, (await newEnvironment()).id);
   },
   async updateEnvironment(transaction) {
-    await withEnvironment(transaction);
-    // The example names a baseline scan; until scans can be created through the API there is none to name, so the
-    // example's baseline is cleared instead of set. Every other field of the example is sent as documented.
+    // The example sets a baseline: it must be a successful scan of the environment.
+    const env = await newEnvironment();
+    const scan = await finishedScan(env.id);
+    usePathValue(transaction, EXAMPLE_ENVIRONMENT, env.id);
     const body = JSON.parse(transaction.request.body);
-    body.baseline_id = '';
+    body.baseline_id = scan.id;
     transaction.request.body = JSON.stringify(body);
   },
   async deleteEnvironment(transaction) {
-    await withEnvironment(transaction);
+    usePathValue(transaction, EXAMPLE_ENVIRONMENT, (await newEnvironment()).id);
+  },
+  async createScan(transaction) {
+    usePathValue(transaction, EXAMPLE_ENVIRONMENT, (await newEnvironment()).id);
+  },
+  async listScans(transaction) {
+    usePathValue(transaction, EXAMPLE_ENVIRONMENT, (await scannedEnvironment()).env.id);
+  },
+  async listEvents(transaction) {
+    usePathValue(transaction, EXAMPLE_ENVIRONMENT, (await scannedEnvironment()).env.id);
+  },
+  async getScan(transaction) {
+    usePathValue(transaction, EXAMPLE_SCAN, (await scannedEnvironment()).scan.id);
+  },
+  async getComplianceByRules(transaction) {
+    usePathValue(transaction, EXAMPLE_SCAN, (await scannedEnvironment()).scan.id);
+  },
+  async getComplianceByResourceTypes(transaction) {
+    usePathValue(transaction, EXAMPLE_SCAN, (await scannedEnvironment()).scan.id);
   },
 };
-
-async function withEnvironment(transaction) {
-  const created = await call('POST', '/environments', example('CreateEnvironmentInput'));
-  const exampleId = swagger.parameters.environment_id_path['x-example'];
-  usePathValue(transaction, exampleId, created.id);
-}
 
 // Dredd's validator knows only JSON Schema formats and stops on OpenAPI's own int32 / int64; the types stay, only
 // those two annotations are dropped before validation.

@@ -658,8 +658,13 @@ export interface components {
              * @description Number of resources passing every evaluated rule.
              */
             compliant: number;
-            /** @description The failing resources (a list, not a count). */
+            /** @description The failing resources (a list, not a count): the first 100 by resource id, each with the rules it fails; see `noncompliant_count` for how many there are. */
             noncompliant: components["schemas"]["NonCompliantResource"][];
+            /**
+             * Format: int64
+             * @description How many resources of the type fail at least one rule (of the requested families).
+             */
+            noncompliant_count: number;
             resource_type: components["schemas"]["ResourceType"];
             /**
              * Format: int64
@@ -691,13 +696,18 @@ export interface components {
          *     `survey_resource_types` (`unsurveyed_resource_types`).
          */
         ComplianceByRule: {
+            /**
+             * Format: int64
+             * @description How many resources fail the rule. `failed_resources` lists the first 100 of them by resource id, so that a page stays small even for accounts with many thousands of failing resources.
+             */
+            failed_resource_count: number;
             /** @description Failures caused by a required resource being missing. */
             failed_resource_types: {
                 /** @description Failure messages. */
                 messages: string[];
                 resource_type: components["schemas"]["ResourceType"];
             }[];
-            /** @description Resources that fail the rule, with the rule's messages. */
+            /** @description Resources that fail the rule, with the rule's messages (at most 100, by resource id; see `failed_resource_count`). */
             failed_resources: {
                 /** @description Failure messages. */
                 messages: string[];
@@ -876,7 +886,7 @@ export interface components {
          */
         CreateEnvironmentInput: {
             /**
-             * @description Compliance families to evaluate (valid for the provider, see `ComplianceFamily`). Default `[]`.
+             * @description Compliance families to evaluate (valid for the provider, see `ComplianceFamily`). Default `[]`, which scans evaluate as every family of the provider.
              * @default []
              */
             compliance_families?: components["schemas"]["ComplianceFamily"][];
@@ -1520,13 +1530,17 @@ export interface components {
              * @description Role policy document (free-form JSON, `{"Version": "2012-10-17", "Statement": [...]}`) granting the actions
              *     needed to scan (read) the requested survey types and to correct the requested remediate types.
              */
-            policy: Record<string, never>;
+            policy: {
+                [key: string]: unknown;
+            };
             /** @description Actions needed to remediate the requested types (the write actions of `policy`). */
             remediate_actions: string[];
             /** @description Actions needed to scan the requested types (the read actions of `policy`). */
             survey_actions: string[];
             /** @description Trust policy document (free-form JSON) letting the service assume the role. */
-            trust_relationship: Record<string, never>;
+            trust_relationship: {
+                [key: string]: unknown;
+            };
         };
         /**
          * @description Cloud provider of an environment: `provider_a` (standard regions), `provider_a_gov` (government regions of the
@@ -2452,7 +2466,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     listGroups: {
@@ -2652,7 +2665,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getResourceTypes: {
@@ -2686,7 +2698,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     listNotifications: {
@@ -3096,7 +3107,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     createScan: {
@@ -3129,7 +3139,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["WorkAlreadyStarted"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getScan: {
@@ -3161,7 +3170,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getComplianceByResourceTypes: {
@@ -3202,7 +3210,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getComplianceByRules: {
@@ -3243,7 +3250,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getSwagger: {

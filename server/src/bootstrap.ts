@@ -10,7 +10,7 @@ import { migrateToLatest, openDatabase } from './storage/database.js';
 export async function bootstrap(config: Config, clock: Clock = systemClock): Promise<Services> {
   const database = openDatabase(config.databaseUrl);
   await migrateToLatest(database);
-  const services = createServices(database, clock);
+  const services = createServices(database, clock, { simulator: { driftRate: config.simDriftRate } });
   await services.organizations.ensure(DEFAULT_ORGANIZATION);
   const generated = await services.conductorUsers.ensureRoot({
     configured: config.conductorRootSecret,

@@ -11,6 +11,10 @@ export interface Config {
   conductorRootSecretFile: string;
   validateResponses: boolean;
   shutdownTimeoutMs: number;
+  /** Share of an account's resources the simulated cloud changes between two scans. */
+  simDriftRate: number;
+  /** How often the scan scheduler looks for due environments. */
+  schedulerIntervalMs: number;
 }
 
 export class ConfigError extends Error {
@@ -42,6 +46,14 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
   throw new ConfigError(name, `must be 'true' or 'false', got '${raw}'`);
 }
 
+function fraction(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!/^[0-9.]+$/.test(raw) || !(value >= 0 && value <= 1)) throw new ConfigError(name, `must be a number from 0 to 1, got '${raw}'`);
+  return value;
+}
+
 function databaseUrl(env: Env): string {
   const raw = env.DATABASE_URL;
   if (raw === undefined || raw === '') return 'sqlite:./data/app.db';
@@ -67,5 +79,7 @@ export function loadConfig(env: Env = process.env): Config {
     conductorRootSecretFile: env.CONDUCTOR_ROOT_SECRET_FILE || './data/conductor-root-secret',
     validateResponses: boolean(env, 'VALIDATE_RESPONSES', false),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    simDriftRate: fraction(env, 'SIM_DRIFT_RATE', 0.02),
+    schedulerIntervalMs: integer(env, 'SCHEDULER_INTERVAL_MS', 15_000, 100, 3_600_000),
   };
 }

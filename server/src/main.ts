@@ -9,6 +9,7 @@ async function start(config: Config): Promise<void> {
   const services = await bootstrap(config);
   const app = createApp({ services, validateResponses: config.validateResponses });
   services.jobs.start();
+  services.scheduler.start(config.schedulerIntervalMs);
   const flush = setInterval(() => void services.apiClients.flushActivity().catch((e) => console.error('activity flush failed:', e)), ACTIVITY_FLUSH_MS);
   flush.unref();
 
@@ -30,6 +31,7 @@ async function start(config: Config): Promise<void> {
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     await closed;
+    services.scheduler.stop();
     await services.jobs.stop(config.shutdownTimeoutMs);
     clearInterval(flush);
     await services.apiClients.flushActivity();

@@ -207,7 +207,7 @@ describeEachDatabase('environments API', (db) => {
       const env = await create();
       const scans = new KyselyScanRepository(db().handle.db);
       const at = server.clock.nowSeconds();
-      const scan = { id: newId(), orgId: server.orgId, environmentId: env.id, status: 'SUCCESS' as const, message: null, remediationError: false, createdAt: at, updatedAt: at, finishedAt: at };
+      const scan = { id: newId(), orgId: server.orgId, environmentId: env.id, status: 'SUCCESS' as const, message: null, remediationError: false, createdAt: at, updatedAt: at, finishedAt: at, summary: null, resourceTypeErrors: [], families: [], jobId: null };
       await scans.insert(scan);
 
       const set = await server.request('PATCH', `/v0/environments/${env.id}`, { body: { baseline_id: scan.id } });
@@ -221,7 +221,7 @@ describeEachDatabase('environments API', (db) => {
       const other = await create(providerA({ name: 'other' }));
       const scans = new KyselyScanRepository(db().handle.db);
       const at = server.clock.nowSeconds();
-      const running = { id: newId(), orgId: server.orgId, environmentId: env.id, status: 'IN_PROGRESS' as const, message: null, remediationError: false, createdAt: at, updatedAt: at, finishedAt: null };
+      const running = { id: newId(), orgId: server.orgId, environmentId: env.id, status: 'IN_PROGRESS' as const, message: null, remediationError: false, createdAt: at, updatedAt: at, finishedAt: null, summary: null, resourceTypeErrors: [], families: [], jobId: null };
       const foreign = { ...running, id: newId(), environmentId: other.id, status: 'SUCCESS' as const };
       await scans.insert(running);
       await scans.insert(foreign);

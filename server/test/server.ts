@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { ManualClock } from '../src/domain/clock.js';
 import { DEFAULT_ORGANIZATION } from '../src/domain/organizations/service.js';
 import { createApp } from '../src/http/app.js';
-import { createServices, type Services } from '../src/services.js';
+import { createServices, type ServiceOptions, type Services } from '../src/services.js';
 import type { TestDatabase } from './databases.js';
 
 export const ROOT_SECRET = 'root-secret-for-tests-0123456789';
@@ -27,9 +27,9 @@ export interface TestServer {
 export const basic = (user: string, secret: string) => `Basic ${Buffer.from(`${user}:${secret}`).toString('base64')}`;
 
 /** The whole app on port 0 over a test database, with response validation on. */
-export async function startTestServer(db: TestDatabase): Promise<TestServer> {
+export async function startTestServer(db: TestDatabase, options: ServiceOptions = {}): Promise<TestServer> {
   const clock = new ManualClock(Date.UTC(2026, 5, 1, 12));
-  const services = createServices(db.handle, clock);
+  const services = createServices(db.handle, clock, options);
   await services.conductorUsers.ensureRoot({ configured: ROOT_SECRET, file: '/nonexistent/never-written' });
   const app = createApp({ services, validateResponses: true });
   const server = app.express.listen(0, '127.0.0.1');
@@ -79,10 +79,10 @@ export async function startTestServer(db: TestDatabase): Promise<TestServer> {
  * One server for the whole suite (starting one compiles three specs), with every test moved into a new, empty
  * organization of its own. Returns the running server.
  */
-export function useTestServer(db: () => TestDatabase): () => TestServer {
+export function useTestServer(db: () => TestDatabase, options: ServiceOptions = {}): () => TestServer {
   let server: TestServer | undefined;
   beforeAll(async () => {
-    server = await startTestServer(db());
+    server = await startTestServer(db(), options);
   });
   beforeEach(async () => {
     await server!.useNewTenant();

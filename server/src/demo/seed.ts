@@ -29,9 +29,32 @@ const DEMO_ENVIRONMENTS: CreateEnvironmentInput[] = [
   },
 ];
 
+/** Runs a scan to its end in this process (the job worker has not started yet). */
+async function scanNow(services: Services, orgId: string, environmentId: string): Promise<string> {
+  const scan = await services.scans.start(orgId, environmentId);
+  while (await services.jobs.runOnce());
+  return scan.id;
+}
+
 /**
- * Demo data for `make run` and the stateful mock: a demo API client and environments in the default
- * organization. Runs once per database; the client's credentials are printed on that first run and kept in an
+ * An environment with a history: a first scan that becomes the baseline, then scans that see the simulated
+ * cloud drift, so compliance and drift events exist, and for provider_a baseline enforcement with its
+ * REMEDIATION events. The schedule stays on, so more scans follow while the demo runs.
+ */
+async function demoHistory(services: Services, orgId: string, input: CreateEnvironmentInput): Promise<void> {
+  const env = await services.environments.create(orgId, input);
+  const baseline = await scanNow(services, orgId, env.id);
+  await services.environments.update(orgId, env.id, { baseline_id: baseline });
+  await scanNow(services, orgId, env.id);
+  if (input.provider === 'provider_a') {
+    await services.environments.update(orgId, env.id, { remediation: true });
+    await scanNow(services, orgId, env.id);
+  }
+}
+
+/**
+ * Demo data for `make run` and the stateful mock: a demo API client and environments with scans, a baseline,
+ * drift, remediation and events in the default organization. Runs once per database; the client's credentials are printed on that first run and kept in an
  * owner-only file next to the database.
  */
 export async function seedDemoData(services: Services, credentialsFile: string): Promise<void> {
@@ -40,7 +63,7 @@ export async function seedDemoData(services: Services, credentialsFile: string):
   if (existing.items.length > 0) return;
 
   const { client, secret } = await services.apiClients.createWithSecret(org.id, DEMO_CLIENT_NAME);
-  for (const input of DEMO_ENVIRONMENTS) await services.environments.create(org.id, input);
+  for (const input of DEMO_ENVIRONMENTS) await demoHistory(services, org.id, input);
 
   const credentials = { client_id: client.clientId, client_secret: secret };
   await mkdir(dirname(credentialsFile), { recursive: true });

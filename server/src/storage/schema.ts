@@ -52,6 +52,93 @@ export interface ScansTable {
   created_at: number;
   updated_at: number;
   finished_at: number | null;
+  /** ResourceSummary of a finished scan, JSON. */
+  summary: string | null;
+  /** [{resource_type, error_message}], JSON. */
+  resource_type_errors: string | null;
+  /** The compliance families the scan evaluated, JSON. */
+  families: string | null;
+  /** The job that runs the scan. */
+  job_id: string | null;
+}
+
+export interface CloudAccountsTable {
+  account_key: string;
+  provider: string;
+  next_seq: number;
+  drift_steps: number;
+  collections: number;
+  created_at: number;
+}
+
+export interface CloudResourcesTable {
+  account_key: string;
+  resource_id: string;
+  /** Dense per-account number, so that drift can pick resources at random without scanning the inventory. */
+  seq: number;
+  type: string;
+  region: string | null;
+  resource_group: string | null;
+  name: string;
+  tags: string;
+  properties: string;
+  revertible: number;
+  managed_by: string | null;
+  updated_at: number;
+}
+
+export interface ScanResourcesTable {
+  scan_id: string;
+  resource_id: string;
+  resource_type: string;
+  /** The ResourceDocument as the scan saw it, JSON: the baseline for drift and the input of rule tests. */
+  document: string;
+  failed_rules: number;
+}
+
+export interface ScanFindingsTable {
+  scan_id: string;
+  rule_id: string;
+  resource_id: string;
+  resource_type: string;
+  /** FAIL or ERROR; passing pairs are not stored, only counted. */
+  result: string;
+  message: string;
+}
+
+export interface ScanRuleResultsTable {
+  scan_id: string;
+  rule_id: string;
+  result: string;
+  evaluated: number;
+  failed: number;
+  unsurveyed_types: string;
+  missing_types: string;
+}
+
+export interface ScanTypeResultsTable {
+  scan_id: string;
+  resource_type: string;
+  total: number;
+  noncompliant: number;
+}
+
+export interface EventsTable {
+  id: string;
+  org_id: string;
+  environment_id: string;
+  scan_id: string;
+  event_type: string;
+  resource_id: string;
+  resource_type: string;
+  change: string | null;
+  remediated: number | null;
+  error: string | null;
+  /** resource_diff or compliance_diff, JSON. */
+  detail: string;
+  created_at: number;
+  /** Orders events created in the same second. */
+  seq: number;
 }
 
 export interface ConductorUsersTable {
@@ -84,4 +171,11 @@ export interface Database {
   scans: ScansTable;
   conductor_users: ConductorUsersTable;
   jobs: JobsTable;
+  cloud_accounts: CloudAccountsTable;
+  cloud_resources: CloudResourcesTable;
+  scan_resources: ScanResourcesTable;
+  scan_findings: ScanFindingsTable;
+  scan_rule_results: ScanRuleResultsTable;
+  scan_type_results: ScanTypeResultsTable;
+  events: EventsTable;
 }

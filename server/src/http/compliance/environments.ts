@@ -2,7 +2,7 @@ import { parseSearch } from '../../domain/environments/search.js';
 import type { CreateEnvironmentInput, UpdateEnvironmentInput } from '../../domain/environments/types.js';
 import type { HandlerContext } from '../context.js';
 import { pageBody } from '../paging.js';
-import { environmentBody } from './presenters.js';
+import { environmentBody, resourceSummaryBody } from './presenters.js';
 import type { Req, Res } from './types.js';
 
 export async function listEnvironments(req: Req<'listEnvironments'>, { services }: HandlerContext): Res<'listEnvironments'> {
@@ -23,7 +23,8 @@ export async function createEnvironment(req: Req<'createEnvironment'>, { service
 
 export async function getEnvironment(req: Req<'getEnvironment'>, { services }: HandlerContext): Res<'getEnvironment'> {
   const env = await services.environments.get(req.principal.orgId, req.path.environment_id);
-  return { status: 200, body: { ...environmentBody(env), resource_summary: null } };
+  const summary = await services.scans.latestSummary(req.principal.orgId, env);
+  return { status: 200, body: { ...environmentBody(env), resource_summary: resourceSummaryBody(summary) } };
 }
 
 export async function updateEnvironment(req: Req<'updateEnvironment'>, { services }: HandlerContext): Res<'updateEnvironment'> {

@@ -2,11 +2,17 @@ import type { ApiClientPrincipal } from '../../domain/auth/api-clients.js';
 import type { HandlerContext } from '../context.js';
 import type { HandlerMap } from '../registry.js';
 import * as environments from './environments.js';
+import * as events from './events.js';
+import * as metadata from './metadata.js';
+import * as scans from './scans.js';
 import * as swagger from './swagger.js';
 import type { Operations } from './types.js';
 
 /** One module per tag; an operation without a handler (and without a 501 in the spec) does not compile. */
 export const complianceHandlers = {
   ...environments,
+  ...scans,
+  ...events,
+  ...metadata,
   ...swagger,
 } satisfies HandlerMap<Operations, ApiClientPrincipal, HandlerContext>;

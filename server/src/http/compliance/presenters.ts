@@ -1,4 +1,7 @@
 import { driftEnabled, nextScanAt, type Environment } from '../../domain/environments/types.js';
+import type { Event } from '../../domain/events/types.js';
+import type { RuleComplianceItem, TypeComplianceItem } from '../../domain/scans/service.js';
+import type { ResourceSummary, Scan } from '../../domain/scans/types.js';
 import type { Schemas } from './types.js';
 
 /** The environment as the API shows it; the provider_b client secret is kept but never shown. */
@@ -46,4 +49,121 @@ function providerOptionsBody(env: Environment): Schemas['ProviderOptions'] {
     ...(access.region !== undefined && { region: access.region }),
   } as Schemas['ProviderAOptions'];
   return env.provider === 'provider_a_gov' ? { provider_a_gov: options } : { provider_a: options };
+}
+
+export function scanBody(scan: Scan): Schemas['Scan'] {
+  return {
+    id: scan.id,
+    environment_id: scan.environmentId,
+    status: scan.status,
+    created_at: scan.createdAt,
+    updated_at: scan.updatedAt,
+    finished_at: scan.finishedAt,
+    message: scan.message,
+    remediation_error: scan.remediationError,
+  };
+}
+
+export function resourceSummaryBody(summary: ResourceSummary | null): Schemas['ResourceSummary'] {
+  if (summary === null) return null;
+  return {
+    total: summary.total,
+    compliant: summary.compliant,
+    noncompliant: summary.noncompliant,
+    resource_types: summary.resourceTypes,
+    rules_passed: summary.rulesPassed,
+    rules_failed: summary.rulesFailed,
+    families: summary.families.map((f) => ({
+      family: f.family as Schemas['ComplianceFamily'],
+      compliant: f.compliant,
+      noncompliant: f.noncompliant,
+      rules_passed: f.rulesPassed,
+      rules_failed: f.rulesFailed,
+    })),
+  };
+}
+
+export function scanWithSummaryBody(scan: Scan): Schemas['ScanWithSummary'] {
+  return {
+    ...scanBody(scan),
+    resource_summary: resourceSummaryBody(scan.summary),
+    resource_type_errors: scan.resourceTypeErrors.map((e) => ({ resource_type: e.resourceType, error_message: e.message })),
+  };
+}
+
+export function ruleComplianceBody(item: RuleComplianceItem): Schemas['ComplianceByRule'] {
+  return {
+    family: item.family as Schemas['ComplianceFamily'],
+    rule: item.control,
+    rule_id: item.rule.id,
+    severity: item.rule.severity,
+    result: item.result,
+    failed_resources: item.failedResources.map((f) => ({
+      resource: { resource_id: f.resourceId, resource_type: f.resourceType },
+      messages: [f.message],
+    })),
+    failed_resource_count: item.failedResourceCount,
+    failed_resource_types: item.missingTypes.map((type) => ({ resource_type: type, messages: [`no ${type} resource exists`] })),
+    unsurveyed_resource_types: item.unsurveyedTypes,
+  };
+}
+
+export function typeComplianceBody(item: TypeComplianceItem): Schemas['ComplianceByResourceType'] {
+  return {
+    resource_type: item.resourceType,
+    total: item.total,
+    compliant: item.compliant,
+    noncompliant_count: item.noncompliantCount,
+    noncompliant: item.noncompliant.map((r) => ({
+      resource_id: r.resourceId,
+      failed_rules: r.failedRules.map((f) => ({ family: f.family as Schemas['ComplianceFamily'], rule: f.ruleId, messages: f.messages })),
+    })),
+  };
+}
+
+export function eventBody(event: Event): Schemas['Event'] {
+  const diff = event.resourceDiff;
+  const compliance = event.complianceDiff;
+  return {
+    id: event.id,
+    environment_id: event.environmentId,
+    scan_id: event.scanId,
+    event_type: event.eventType,
+    created_at: event.createdAt,
+    ...(diff && {
+      resource_diff: {
+        resource_id: diff.resourceId,
+        resource_type: diff.resourceType,
+        change: diff.change,
+        attributes: diff.attributes.map((a) => ({
+          name: a.name,
+          old: a.old,
+          new: a.new,
+          removed: a.removed,
+          requires_new: a.requiresNew,
+          sensitive: a.sensitive,
+          attr_type: 'input' as const,
+        })),
+      },
+    }),
+    ...(compliance && {
+      compliance_diff: {
+        resource_id: compliance.resourceId,
+        resource_type: compliance.resourceType,
+        old_state: compliance.oldState,
+        new_state: compliance.newState,
+        rules: compliance.rules.map((r) => ({
+          rule_id: r.ruleId,
+          summary: r.summary,
+          compliance_families: r.families as Schemas['ComplianceFamily'][],
+          controls: r.controls,
+          old_state: r.oldState,
+          new_state: r.newState,
+          old_message: r.oldMessage,
+          new_message: r.newMessage,
+        })),
+      },
+    }),
+    ...(event.remediated !== undefined && { remediated: event.remediated, error: event.error ?? null }),
+  };
 }

@@ -1,7 +1,9 @@
 import type { Migration } from 'kysely';
 import * as initial from './0001_initial.js';
+import * as scans from './0002_scans.js';
 
 /** Every migration, in order. Names sort in the order they must run; never rename or edit a released one. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
+  '0002_scans': scans,
 };

@@ -54,6 +54,10 @@ function toRow(env: Environment): Row {
   };
 }
 
+/** `column = max(column, value)`, written so both databases understand it. */
+const laterOf = (column: 'schedule_anchor_at', value: number) =>
+  sql<number>`case when ${sql.ref(column)} > ${value} then ${sql.ref(column)} else ${value} end`;
+
 /**
  * Case-insensitive substring match that means the same on both databases: `%` and `_` in the term are literal
  * characters, and SQLite (which has no default LIKE escape) is told the escape character.
@@ -106,8 +110,48 @@ export class KyselyEnvironmentRepository implements EnvironmentRepository {
   }
 
   async update(env: Environment): Promise<void> {
-    const { id, org_id: orgId, created_at: _createdAt, ...changes } = toRow(env);
-    await this.db.updateTable('environments').set(changes).where('id', '=', id).where('org_id', '=', orgId).execute();
+    const {
+      id,
+      org_id: orgId,
+      created_at: _createdAt,
+      last_scan_id: _lastScanId,
+      last_scan_at: _lastScanAt,
+      scan_status: _scanStatus,
+      schedule_anchor_at: anchor,
+      ...changes
+    } = toRow(env);
+    await this.db
+      .updateTable('environments')
+      .set({ ...changes, schedule_anchor_at: laterOf('schedule_anchor_at', anchor) })
+      .where('id', '=', id)
+      .where('org_id', '=', orgId)
+      .execute();
+  }
+
+  async recordScan(environmentId: string, scan: { scanId: string; startedAt: number; status: ScanStatus; finishedAt?: number }): Promise<void> {
+    await this.db
+      .updateTable('environments')
+      .set({
+        last_scan_id: scan.scanId,
+        last_scan_at: scan.startedAt,
+        scan_status: scan.status,
+        ...(scan.finishedAt !== undefined && { schedule_anchor_at: laterOf('schedule_anchor_at', scan.finishedAt) }),
+      })
+      .where('id', '=', environmentId)
+      .execute();
+  }
+
+  async dueForScan(now: number, limit: number): Promise<Environment[]> {
+    const rows = await this.db
+      .selectFrom('environments')
+      .selectAll()
+      .where('scan_schedule_enabled', '=', 1)
+      .where((eb) => eb(eb('schedule_anchor_at', '+', eb.ref('scan_interval')), '<=', now))
+      .where((eb) => eb.or([eb('scan_status', 'is', null), eb('scan_status', '!=', 'IN_PROGRESS')]))
+      .orderBy('schedule_anchor_at')
+      .limit(limit)
+      .execute();
+    return rows.map(toEnvironment);
   }
 
   async delete(orgId: string, id: string): Promise<boolean> {

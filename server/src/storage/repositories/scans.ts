@@ -1,9 +1,12 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { ScanStatus } from '../../domain/environments/types.js';
+import type { ResourceSummary, ResourceTypeError, Scan } from '../../domain/scans/types.js';
 import type { Database, ScansTable } from '../schema.js';
-import type { ScanRecord, ScanRepository } from './types.js';
+import type { Page, PageRequest, ScanFilter, ScanRepository, SortDirection } from './types.js';
 
-function toScan(row: Selectable<ScansTable>): ScanRecord {
+const parse = <T>(text: string | null, fallback: T): T => (text === null ? fallback : (JSON.parse(text) as T));
+
+function toScan(row: Selectable<ScansTable>): Scan {
   return {
     id: row.id,
     orgId: row.org_id,
@@ -14,31 +17,82 @@ function toScan(row: Selectable<ScansTable>): ScanRecord {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     finishedAt: row.finished_at,
+    summary: parse<ResourceSummary | null>(row.summary, null),
+    resourceTypeErrors: parse<ResourceTypeError[]>(row.resource_type_errors, []),
+    families: parse<string[]>(row.families, []),
+    jobId: row.job_id,
   };
 }
+
+function toRow(scan: Scan): Selectable<ScansTable> {
+  return {
+    id: scan.id,
+    org_id: scan.orgId,
+    environment_id: scan.environmentId,
+    status: scan.status,
+    message: scan.message,
+    remediation_error: scan.remediationError ? 1 : 0,
+    created_at: scan.createdAt,
+    updated_at: scan.updatedAt,
+    finished_at: scan.finishedAt,
+    summary: scan.summary === null ? null : JSON.stringify(scan.summary),
+    resource_type_errors: JSON.stringify(scan.resourceTypeErrors),
+    families: JSON.stringify(scan.families),
+    job_id: scan.jobId,
+  };
+}
+
+/** Unique-constraint violations on SQLite and PostgreSQL. */
+const isUniqueViolation = (error: unknown): boolean =>
+  /UNIQUE constraint failed|duplicate key value/.test(String((error as Error)?.message ?? error));
 
 export class KyselyScanRepository implements ScanRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async get(orgId: string, id: string): Promise<ScanRecord | undefined> {
+  async get(orgId: string, id: string): Promise<Scan | undefined> {
     const row = await this.db.selectFrom('scans').selectAll().where('id', '=', id).where('org_id', '=', orgId).executeTakeFirst();
     return row && toScan(row);
   }
 
-  async insert(scan: ScanRecord): Promise<void> {
-    await this.db
-      .insertInto('scans')
-      .values({
-        id: scan.id,
-        org_id: scan.orgId,
-        environment_id: scan.environmentId,
-        status: scan.status,
-        message: scan.message,
-        remediation_error: scan.remediationError ? 1 : 0,
-        created_at: scan.createdAt,
-        updated_at: scan.updatedAt,
-        finished_at: scan.finishedAt,
-      })
-      .execute();
+  async insert(scan: Scan): Promise<boolean> {
+    try {
+      await this.db.insertInto('scans').values(toRow(scan)).execute();
+      return true;
+    } catch (error) {
+      if (isUniqueViolation(error)) return false;
+      throw error;
+    }
+  }
+
+  async update(scan: Scan): Promise<void> {
+    const { id, org_id: _orgId, ...changes } = toRow(scan);
+    await this.db.updateTable('scans').set(changes).where('id', '=', id).execute();
+  }
+
+  async list(orgId: string, environmentId: string, filter: ScanFilter, page: PageRequest, direction: SortDirection): Promise<Page<Scan>> {
+    let query = this.db.selectFrom('scans').selectAll().where('org_id', '=', orgId).where('environment_id', '=', environmentId);
+    if (filter.statuses?.length) query = query.where('status', 'in', filter.statuses);
+    if (filter.rangeFrom !== undefined) query = query.where('created_at', '>=', filter.rangeFrom);
+    if (filter.rangeTo !== undefined) query = query.where('created_at', '<=', filter.rangeTo);
+    const rows = await query.orderBy('created_at', direction).orderBy('id', direction).limit(page.limit + 1).offset(page.offset).execute();
+    return { items: rows.slice(0, page.limit).map(toScan), hasMore: rows.length > page.limit };
+  }
+
+  async previousSuccess(environmentId: string, before: number): Promise<Scan | undefined> {
+    const row = await this.db
+      .selectFrom('scans')
+      .selectAll()
+      .where('environment_id', '=', environmentId)
+      .where('status', '=', 'SUCCESS')
+      .where('created_at', '<', before)
+      .orderBy('created_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row && toScan(row);
+  }
+
+  async inProgress(): Promise<Scan[]> {
+    const rows = await this.db.selectFrom('scans').selectAll().where('status', '=', 'IN_PROGRESS').execute();
+    return rows.map(toScan);
   }
 }

@@ -1,0 +1,94 @@
+import type { AddressInfo } from 'node:net';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { systemClock } from '../server/src/domain/clock.js';
+import { createApp } from '../server/src/http/app.js';
+import { createServices } from '../server/src/services.js';
+import { migrateToLatest, openDatabase } from '../server/src/storage/database.js';
+
+/**
+ * `make bench` (scan part): a scan of an account with 100 000 resources beside a small account, in one run.
+ * Prints resources per second, the peak RSS of the process during the scan, and p99 latency of result pages
+ * read over HTTP. Targets (../shared/design/performance.md): ≤ 10 s, RSS < 500 MiB, page p99 ≤ 20 ms.
+ *
+ * BENCH_LARGE_ACCOUNT sets the large account's size (default 100000).
+ */
+const LARGE = Number(process.env.BENCH_LARGE_ACCOUNT ?? 100_000);
+const PAGE_REQUESTS = 200;
+const MiB = 1024 * 1024;
+
+interface Row {
+  label: string;
+  resources: number;
+  seconds: number;
+  peakRssMiB: number;
+  rulesP99: number;
+  typesP99: number;
+}
+
+function p99(samples: number[]): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))]!;
+}
+
+async function measure(label: string, size: number, account: string): Promise<Row> {
+  const dir = await mkdtemp(join(tmpdir(), 'bench-scan-'));
+  const database = openDatabase(`sqlite:${join(dir, 'app.db')}`);
+  try {
+    await migrateToLatest(database);
+    const services = createServices(database, systemClock, { simulator: { driftRate: 0.02 } });
+    const org = await services.organizations.ensure('bench');
+    const { client, secret } = await services.apiClients.createWithSecret(org.id, 'bench');
+    await services.cloud.ensureAccount('provider_a', account, size);
+    const env = await services.environments.create(org.id, {
+      name: label,
+      provider: 'provider_a',
+      provider_options: { provider_a: { role_arn: `arn:prova:iam::${account}:role/scanner`, regions: ['*'] } },
+      scan_schedule_enabled: false,
+    });
+
+    global.gc?.();
+    let peak = process.memoryUsage().rss;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+    const started = performance.now();
+    const scan = await services.scans.start(org.id, env.id);
+    while (await services.jobs.runOnce());
+    const seconds = (performance.now() - started) / 1000;
+    clearInterval(sampler);
+    const finished = await services.scans.get(org.id, scan.id);
+    if (finished.status !== 'SUCCESS') throw new Error(`${label}: scan ended ${finished.status}: ${finished.message}`);
+
+    const app = createApp({ services, validateResponses: false });
+    const server = app.express.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v0/scans/${scan.id}`;
+    const headers = { authorization: `Basic ${Buffer.from(`${client.clientId}:${secret}`).toString('base64')}` };
+    const latencies = async (path: (i: number) => string) => {
+      const samples: number[] = [];
+      for (let i = 0; i < PAGE_REQUESTS; i += 1) {
+        const t = performance.now();
+        const res = await fetch(`${base}${path(i)}`, { headers });
+        await res.arrayBuffer();
+        if (res.status !== 200) throw new Error(`${path(i)} answered ${res.status}`);
+        samples.push(performance.now() - t);
+      }
+      return p99(samples);
+    };
+    const rulesP99 = await latencies((i) => `/compliance_by_rules?max_items=20&offset=${(i * 20) % 200}`);
+    const typesP99 = await latencies((i) => `/compliance_by_resource_types?max_items=10&offset=${(i * 10) % 30}`);
+    await new Promise((resolve) => server.close(resolve));
+    return { label, resources: finished.summary!.total, seconds, peakRssMiB: peak / MiB, rulesP99, typesP99 };
+  } finally {
+    await database.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+const rows = [await measure('small account', 300, '100000000001'), await measure(`${LARGE} resources`, LARGE, '100000000002')];
+console.log(`${'account'.padEnd(20)}${'resources'.padStart(10)}${'scan s'.padStart(9)}${'resources/s'.padStart(13)}${'peak RSS MiB'.padStart(14)}${'by_rules p99 ms'.padStart(17)}${'by_types p99 ms'.padStart(17)}`);
+for (const r of rows) {
+  console.log(
+    `${r.label.padEnd(20)}${String(r.resources).padStart(10)}${r.seconds.toFixed(2).padStart(9)}${(r.resources / r.seconds).toFixed(0).padStart(13)}${r.peakRssMiB.toFixed(0).padStart(14)}${r.rulesP99.toFixed(1).padStart(17)}${r.typesP99.toFixed(1).padStart(17)}`,
+  );
+}

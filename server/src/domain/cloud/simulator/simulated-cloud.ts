@@ -1,0 +1,225 @@
+import type { Clock } from '../../clock.js';
+import type { ResourceDocument } from '../../rules/engine.js';
+import type { CloudAccountRecord, CloudInventoryRepository, CloudResourceRecord } from '../../../storage/repositories/types.js';
+import type { CloudAdapter, InventoryBatch, RestoreOutcome, SurveyScope } from '../adapter.js';
+import { resourceTypesOf } from '../catalog.js';
+import { ARN_PARTITION, regionsOf, type Provider } from '../providers.js';
+import { Random } from '../random.js';
+import { RESOURCE_MODELS } from './models.js';
+
+/**
+ * The simulated cloud. No real cloud is reachable, so each account gets an inventory generated deterministically
+ * from its key (provider and account number), persisted, and changed between consecutive listings by a seeded
+ * drift process: a few resources are modified, added and removed, so that drift, compliance and remediation events
+ * happen in a demo without anyone touching anything.
+ */
+export interface SimulatorOptions {
+  /** Share of an account's resources modified per drift step (adds and removes are a third of that each); 0 stops drift. */
+  driftRate: number;
+  /** Resources in a new account; by default a few hundred, derived from the account key. */
+  accountSize?: (key: string) => number;
+}
+
+const PROVB_LOCATIONS = ['eastus', 'eastus2', 'westus2', 'westeurope', 'northeurope', 'uksouth', 'southeastasia'];
+const TAG_VALUES = { env: ['prod', 'staging', 'dev'], owner: ['payments', 'platform', 'data', 'web'], 'cost-center': ['cc-100', 'cc-200', 'cc-300'] };
+/** Share of resources another system manages; remediation cannot bring them back. */
+const UNREVERTIBLE_SHARE = 0.03;
+/** One type in this many cannot be listed in a given account, as if the role lacked a permission. */
+const TYPE_ERROR_ONE_IN = 23;
+const PAGE = 500;
+
+export const accountKey = (provider: Provider, account: string): string => `${provider}:${account}`;
+
+function defaultAccountSize(key: string): number {
+  return 150 + new Random(`${key}:size`).int(0, 350);
+}
+
+export class SimulatedCloud implements CloudAdapter {
+  private readonly accountSize: (key: string) => number;
+
+  constructor(
+    private readonly inventory: CloudInventoryRepository,
+    private readonly clock: Clock,
+    private readonly options: SimulatorOptions,
+  ) {
+    this.accountSize = options.accountSize ?? defaultAccountSize;
+  }
+
+  async *listResources(scope: SurveyScope): AsyncIterable<InventoryBatch> {
+    const key = accountKey(scope.provider, scope.account);
+    const account = await this.ensureAccount(scope.provider, scope.account);
+    // Drift happens between two consecutive listings of an account, never before the first.
+    if (account.collections > 0 && this.options.driftRate > 0) await this.drift(scope.provider, scope.account, account);
+    account.collections += 1;
+    await this.inventory.updateAccount(account);
+
+    const listable: string[] = [];
+    for (const type of scope.types) {
+      if (new Random(`${key}:${type}:denied`).int(1, TYPE_ERROR_ONE_IN) === 1) {
+        yield { kind: 'type-error', type, message: `AccessDenied: the role cannot list ${type} in account ${scope.account} (simulated)` };
+      } else {
+        listable.push(type);
+      }
+    }
+    const filter = {
+      types: listable,
+      regions: scope.regions === '*' ? null : scope.regions,
+      resourceGroups: scope.resourceGroups === undefined || scope.resourceGroups === '*' ? null : scope.resourceGroups,
+    };
+    let after: { type: string; resourceId: string } | null = null;
+    for (;;) {
+      const page = await this.inventory.page(key, filter, after, PAGE);
+      if (page.length === 0) return;
+      yield { kind: 'resources', resources: page.map((r) => toDocument(scope.account, r)) };
+      const last = page[page.length - 1]!;
+      after = { type: last.type, resourceId: last.resourceId };
+      if (page.length < PAGE) return;
+    }
+  }
+
+  async restoreResource(provider: Provider, account: string, resourceId: string, target: ResourceDocument | null): Promise<RestoreOutcome> {
+    const key = accountKey(provider, account);
+    const current = await this.inventory.get(key, resourceId);
+    if (current && !current.revertible) {
+      return { ok: false, message: `${resourceId} is managed by ${current.managedBy ?? 'another system'}; its changes cannot be reverted (simulated)` };
+    }
+    if (target === null) {
+      if (current) await this.inventory.delete(key, resourceId);
+      return { ok: true };
+    }
+    const now = this.clock.nowSeconds();
+    if (!current) {
+      const record = await this.ensureAccount(provider, account);
+      await this.inventory.insertResources([fromDocument(key, record.nextSeq, target, now)]);
+      record.nextSeq += 1;
+      await this.inventory.updateAccount(record);
+      return { ok: true };
+    }
+    await this.inventory.update({ ...current, name: target.name, tags: target.tags, properties: target.properties, updatedAt: now });
+    return { ok: true };
+  }
+
+  /** The account's inventory, generated on first use. Several processes may race; one wins, all see the same. */
+  async ensureAccount(provider: Provider, account: string, size?: number): Promise<CloudAccountRecord> {
+    const key = accountKey(provider, account);
+    const existing = await this.inventory.getAccount(key);
+    if (existing) return existing;
+    const count = size ?? this.accountSize(key);
+    const record: CloudAccountRecord = { key, provider, nextSeq: count, driftSteps: 0, collections: 0, createdAt: this.clock.nowSeconds() };
+    if (!(await this.inventory.insertAccount(record))) return (await this.inventory.getAccount(key))!;
+    const rng = new Random(`${key}:inventory`);
+    const groups = provider === 'provider_b' ? Array.from({ length: rng.int(3, 6) }, () => `rg-${rng.pick(['app', 'data', 'shared', 'web', 'ops'])}-${rng.hex(4)}`) : [];
+    const batch: CloudResourceRecord[] = [];
+    for (let seq = 0; seq < count; seq += 1) {
+      batch.push(this.newResource(provider, account, seq, rng, groups));
+      if (batch.length === 2000) await this.inventory.insertResources(batch.splice(0));
+    }
+    await this.inventory.insertResources(batch);
+    return record;
+  }
+
+  private newResource(provider: Provider, account: string, seq: number, rng: Random, groups: readonly string[]): CloudResourceRecord {
+    const types = resourceTypesOf(provider);
+    const info = rng.pick(types);
+    const model = RESOURCE_MODELS.get(info.type);
+    if (!model) throw new Error(`no simulation model for ${info.type}`);
+    const name = `${model.nameStem}-${rng.hex(4)}${seq.toString(36)}`;
+    const region = info.global ? null : provider === 'provider_b' ? rng.pick(PROVB_LOCATIONS) : rng.pick(regionsOf(provider));
+    const resourceGroup = provider === 'provider_b' ? rng.pick(groups) : null;
+    const tags: Record<string, string> = {};
+    for (const [tag, values] of Object.entries(TAG_VALUES)) if (rng.chance(0.8)) tags[tag] = rng.pick(values);
+    const revertible = !rng.chance(UNREVERTIBLE_SHARE);
+    return {
+      accountKey: accountKey(provider, account),
+      resourceId: resourceIdOf(provider, account, info.type, region, resourceGroup, name),
+      seq,
+      type: info.type,
+      region,
+      resourceGroup,
+      name,
+      tags,
+      properties: model.generate(rng, { name, region }),
+      revertible,
+      managedBy: revertible ? null : 'external-automation',
+      updatedAt: this.clock.nowSeconds(),
+    };
+  }
+
+  /** One drift step: modify, add and remove a few resources, seeded by the account and the step number. */
+  private async drift(provider: Provider, account: string, record: CloudAccountRecord): Promise<void> {
+    const key = record.key;
+    const rng = new Random(`${key}:drift:${record.driftSteps}`);
+    const size = await this.inventory.count(key);
+    const modifies = Math.max(1, Math.round(size * this.options.driftRate));
+    const others = Math.max(1, Math.round((size * this.options.driftRate) / 3));
+    const now = this.clock.nowSeconds();
+
+    const pickExisting = async (): Promise<CloudResourceRecord | undefined> => {
+      for (let attempt = 0; attempt < 8; attempt += 1) {
+        const found = await this.inventory.getBySeq(key, rng.int(0, Math.max(0, record.nextSeq - 1)));
+        if (found) return found;
+      }
+      return undefined;
+    };
+    for (let i = 0; i < modifies; i += 1) {
+      const resource = await pickExisting();
+      const model = resource && RESOURCE_MODELS.get(resource.type);
+      if (resource && model) await this.inventory.update({ ...resource, properties: model.drift(rng, resource.properties), updatedAt: now });
+    }
+    for (let i = 0; i < others; i += 1) {
+      const resource = await pickExisting();
+      if (resource) await this.inventory.delete(key, resource.resourceId);
+    }
+    const groups = provider === 'provider_b' ? await this.groupsOf(key, rng) : [];
+    const added: CloudResourceRecord[] = [];
+    for (let i = 0; i < others; i += 1) added.push(this.newResource(provider, account, record.nextSeq + i, rng, groups));
+    await this.inventory.insertResources(added);
+    record.nextSeq += others;
+    record.driftSteps += 1;
+  }
+
+  /** Existing groups, plus now and then a new one: a survey of `*` picks it up, a fixed list does not. */
+  private async groupsOf(key: string, rng: Random): Promise<string[]> {
+    const sample = await this.inventory.page(key, { types: resourceTypesOf('provider_b').map((t) => t.type), regions: null, resourceGroups: null }, null, 200);
+    const groups = [...new Set(sample.map((r) => r.resourceGroup).filter((g): g is string => g !== null))];
+    return rng.chance(0.2) || groups.length === 0 ? [`rg-new-${rng.hex(4)}`] : groups;
+  }
+}
+
+function resourceIdOf(provider: Provider, account: string, type: string, region: string | null, group: string | null, name: string): string {
+  const [, service, kind] = type.split('.') as [string, string, string];
+  if (provider === 'provider_b') {
+    return `/subscriptions/${account}/resourceGroups/${group}/providers/${service}/${kind}/${name}`;
+  }
+  return `arn:${ARN_PARTITION[provider]}:${service.toLowerCase()}:${region ?? ''}:${account}:${kind.toLowerCase()}/${name}`;
+}
+
+function toDocument(account: string, record: CloudResourceRecord): ResourceDocument {
+  return {
+    id: record.resourceId,
+    type: record.type,
+    name: record.name,
+    region: record.region,
+    account,
+    tags: record.tags,
+    properties: record.properties,
+    ...(record.resourceGroup !== null && { resource_group: record.resourceGroup }),
+  };
+}
+
+function fromDocument(key: string, seq: number, document: ResourceDocument, now: number): CloudResourceRecord {
+  return {
+    accountKey: key,
+    resourceId: document.id,
+    seq,
+    type: document.type,
+    region: document.region,
+    resourceGroup: document.resource_group ?? null,
+    name: document.name,
+    tags: document.tags,
+    properties: document.properties,
+    revertible: true,
+    managedBy: null,
+    updatedAt: now,
+  };
+}

@@ -1,0 +1,178 @@
+import type { Clock } from '../clock.js';
+import type { Provider } from '../cloud/providers.js';
+import type { Environment } from '../environments/types.js';
+import { AppError } from '../errors.js';
+import { newId } from '../ids.js';
+import type { JobQueue } from '../jobs/queue.js';
+import { CONTROLS } from '../rules/catalog/controls.js';
+import type { EnvironmentRepository, Page, PageRequest, ScanFilter, ScanRepository, ScanResultRepository, SortDirection } from '../../storage/repositories/types.js';
+import { rulesForScan, scanFamilies, type ActiveRule } from './rule-set.js';
+import type { Finding, ResourceSummary, RuleResultValue, Scan } from './types.js';
+
+export const SCAN_JOB = 'scan';
+/** Failing resources listed per result item; the item's count says how many there are in all. */
+export const LISTED_FAILURES = 100;
+
+export interface RuleComplianceItem {
+  family: string;
+  control: string;
+  rule: ActiveRule;
+  result: RuleResultValue;
+  failedResources: Finding[];
+  failedResourceCount: number;
+  missingTypes: string[];
+  unsurveyedTypes: string[];
+}
+
+export interface TypeComplianceItem {
+  resourceType: string;
+  total: number;
+  compliant: number;
+  noncompliantCount: number;
+  /** Failing resources with the rules they fail, each rule once per family it serves. */
+  noncompliant: Array<{ resourceId: string; failedRules: Array<{ family: string; ruleId: string; messages: string[] }> }>;
+}
+
+export interface ScanServiceDeps {
+  environments: EnvironmentRepository;
+  scans: ScanRepository;
+  results: ScanResultRepository;
+  jobs: JobQueue;
+  clock: Clock;
+}
+
+/** Starting scans and reading them and their results. The scan itself runs as a job (see runner.ts). */
+export class ScanService {
+  constructor(private readonly deps: ScanServiceDeps) {}
+
+  /** Starts a scan of the environment now (manual or scheduled); refused while one is in progress. */
+  async start(orgId: string, environmentId: string): Promise<Scan> {
+    const env = await this.environment(orgId, environmentId);
+    const now = this.deps.clock.nowSeconds();
+    const scan: Scan = {
+      id: newId(),
+      orgId,
+      environmentId,
+      status: 'IN_PROGRESS',
+      message: null,
+      remediationError: false,
+      createdAt: now,
+      updatedAt: now,
+      finishedAt: null,
+      summary: null,
+      resourceTypeErrors: [],
+      families: scanFamilies(env.provider, env.complianceFamilies),
+      jobId: null,
+    };
+    if (!(await this.deps.scans.insert(scan))) {
+      throw new AppError('work_already_started', `environment ${environmentId} already has a scan in progress`);
+    }
+    await this.deps.environments.recordScan(environmentId, { scanId: scan.id, startedAt: now, status: 'IN_PROGRESS' });
+    const job = await this.deps.jobs.enqueue(SCAN_JOB, { orgId, scanId: scan.id }, { maxAttempts: 2 });
+    const queued = { ...scan, jobId: job.id };
+    await this.deps.scans.update(queued);
+    return queued;
+  }
+
+  async list(orgId: string, environmentId: string, filter: ScanFilter, page: PageRequest, direction: SortDirection): Promise<Page<Scan>> {
+    await this.environment(orgId, environmentId);
+    return this.deps.scans.list(orgId, environmentId, filter, page, direction);
+  }
+
+  async get(orgId: string, scanId: string): Promise<Scan> {
+    const scan = await this.deps.scans.get(orgId, scanId);
+    if (!scan) throw AppError.notFound('scan', scanId);
+    return scan;
+  }
+
+  /** The summary of the environment's latest successful scan: what GET /environments/{id} shows. */
+  async latestSummary(orgId: string, env: Environment): Promise<ResourceSummary | null> {
+    const scan =
+      env.scanStatus === 'SUCCESS' && env.lastScanId !== null
+        ? await this.deps.scans.get(orgId, env.lastScanId)
+        : await this.deps.scans.previousSuccess(env.id, Number.MAX_SAFE_INTEGER);
+    return scan?.summary ?? null;
+  }
+
+  /** One item per (family, control, rule) the scan evaluated, in catalog order; empty until the scan succeeds. */
+  async complianceByRules(
+    orgId: string,
+    scanId: string,
+    filter: { families?: readonly string[]; results?: readonly string[] },
+    page: PageRequest,
+  ): Promise<Page<RuleComplianceItem>> {
+    const { scan, provider } = await this.finished(orgId, scanId);
+    if (scan.status !== 'SUCCESS') return { items: [], hasMore: false };
+    const rules = rulesForScan(provider, scan.families);
+    const outcome = new Map((await this.deps.results.ruleResults(scan.id)).map((r) => [r.ruleId, r]));
+    const families = scan.families.filter((f) => !filter.families?.length || filter.families.includes(f));
+    const all: Array<Omit<RuleComplianceItem, 'failedResources'>> = [];
+    for (const family of families) {
+      for (const control of CONTROLS.filter((c) => c.family === family)) {
+        for (const rule of rules.filter((r) => r.controls.some((c) => c.id === control.id))) {
+          const result = outcome.get(rule.id);
+          const item = {
+            family,
+            control: control.id,
+            rule,
+            result: result?.result ?? 'UNKNOWN',
+            failedResourceCount: result?.failed ?? 0,
+            missingTypes: result?.missingTypes ?? [],
+            unsurveyedTypes: result?.unsurveyedTypes ?? [...rule.resourceTypes],
+          };
+          if (!filter.results?.length || filter.results.includes(item.result)) all.push(item);
+        }
+      }
+    }
+    const slice = all.slice(page.offset, page.offset + page.limit);
+    const findings = await this.deps.results.findingsOfRules(scan.id, slice.map((i) => i.rule.id), LISTED_FAILURES);
+    return {
+      items: slice.map((item) => ({ ...item, failedResources: findings.get(item.rule.id) ?? [] })),
+      hasMore: all.length > page.offset + page.limit,
+    };
+  }
+
+  /** One item per resource type the scan saw: how many resources, how many comply, and the failing ones. */
+  async complianceByResourceTypes(
+    orgId: string,
+    scanId: string,
+    filter: { families?: readonly string[]; types?: readonly string[] },
+    page: PageRequest,
+  ): Promise<Page<TypeComplianceItem>> {
+    const { scan, provider } = await this.finished(orgId, scanId);
+    if (scan.status !== 'SUCCESS') return { items: [], hasMore: false };
+    const families = new Set(filter.families?.length ? filter.families : scan.families);
+    const rules = rulesForScan(provider, scan.families);
+    const familiesOfRule = new Map(rules.map((r) => [r.id, r.families.filter((f) => families.has(f))]));
+    const ruleIds = filter.families?.length ? rules.filter((r) => familiesOfRule.get(r.id)!.length > 0).map((r) => r.id) : null;
+    const types = await this.deps.results.typeResults(scan.id, filter.types?.length ? filter.types : null, page);
+    const items: TypeComplianceItem[] = [];
+    for (const type of types.items) {
+      const failing = await this.deps.results.findingsOfType(scan.id, type.resourceType, ruleIds, LISTED_FAILURES);
+      const noncompliantCount = ruleIds ? failing.total : type.noncompliant;
+      items.push({
+        resourceType: type.resourceType,
+        total: type.total,
+        compliant: type.total - noncompliantCount,
+        noncompliantCount,
+        noncompliant: [...failing.resources].map(([resourceId, findings]) => ({
+          resourceId,
+          failedRules: findings.flatMap((f) => (familiesOfRule.get(f.ruleId) ?? []).map((family) => ({ family, ruleId: f.ruleId, messages: [f.message] }))),
+        })),
+      });
+    }
+    return { items, hasMore: types.hasMore };
+  }
+
+  private async environment(orgId: string, environmentId: string): Promise<Environment> {
+    const env = await this.deps.environments.get(orgId, environmentId);
+    if (!env) throw AppError.notFound('environment', environmentId);
+    return env;
+  }
+
+  private async finished(orgId: string, scanId: string): Promise<{ scan: Scan; provider: Provider }> {
+    const scan = await this.get(orgId, scanId);
+    const env = await this.environment(orgId, scan.environmentId);
+    return { scan, provider: env.provider };
+  }
+}

@@ -1,0 +1,15 @@
+import type { HandlerContext } from '../context.js';
+import { pageBody } from '../paging.js';
+import { eventBody } from './presenters.js';
+import type { Req, Res } from './types.js';
+
+export async function listEvents(req: Req<'listEvents'>, { services }: HandlerContext): Res<'listEvents'> {
+  const { environment_id, offset = 0, max_items = 100, range_from, range_to, event_type, change, resource_type } = req.query;
+  const page = await services.events.list(
+    req.principal.orgId,
+    environment_id,
+    { eventTypes: event_type, changes: change, resourceTypes: resource_type, rangeFrom: range_from, rangeTo: range_to },
+    { offset, limit: max_items },
+  );
+  return { status: 200, body: pageBody(page, offset, eventBody) };
+}

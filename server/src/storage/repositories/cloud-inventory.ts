@@ -1,0 +1,136 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { CloudResourcesTable, Database } from '../schema.js';
+import type { CloudAccountRecord, CloudInventoryRepository, CloudResourceRecord, InventoryFilter } from './types.js';
+
+const toRecord = (row: Selectable<CloudResourcesTable>): CloudResourceRecord => ({
+  accountKey: row.account_key,
+  resourceId: row.resource_id,
+  seq: row.seq,
+  type: row.type,
+  region: row.region,
+  resourceGroup: row.resource_group,
+  name: row.name,
+  tags: JSON.parse(row.tags) as Record<string, string>,
+  properties: JSON.parse(row.properties) as Record<string, unknown>,
+  revertible: row.revertible === 1,
+  managedBy: row.managed_by,
+  updatedAt: row.updated_at,
+});
+
+const toRow = (r: CloudResourceRecord): Selectable<CloudResourcesTable> => ({
+  account_key: r.accountKey,
+  resource_id: r.resourceId,
+  seq: r.seq,
+  type: r.type,
+  region: r.region,
+  resource_group: r.resourceGroup,
+  name: r.name,
+  tags: JSON.stringify(r.tags),
+  properties: JSON.stringify(r.properties),
+  revertible: r.revertible ? 1 : 0,
+  managed_by: r.managedBy,
+  updated_at: r.updatedAt,
+});
+
+/** Rows per INSERT: well under both databases' limits on bound parameters. */
+const INSERT_BATCH = 400;
+
+export class KyselyCloudInventoryRepository implements CloudInventoryRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async getAccount(key: string): Promise<CloudAccountRecord | undefined> {
+    const row = await this.db.selectFrom('cloud_accounts').selectAll().where('account_key', '=', key).executeTakeFirst();
+    return (
+      row && {
+        key: row.account_key,
+        provider: row.provider,
+        nextSeq: row.next_seq,
+        driftSteps: row.drift_steps,
+        collections: row.collections,
+        createdAt: row.created_at,
+      }
+    );
+  }
+
+  async insertAccount(account: CloudAccountRecord): Promise<boolean> {
+    const result = await this.db
+      .insertInto('cloud_accounts')
+      .values({
+        account_key: account.key,
+        provider: account.provider,
+        next_seq: account.nextSeq,
+        drift_steps: account.driftSteps,
+        collections: account.collections,
+        created_at: account.createdAt,
+      })
+      .onConflict((oc) => oc.column('account_key').doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+  }
+
+  async updateAccount(account: CloudAccountRecord): Promise<void> {
+    await this.db
+      .updateTable('cloud_accounts')
+      .set({ next_seq: account.nextSeq, drift_steps: account.driftSteps, collections: account.collections })
+      .where('account_key', '=', account.key)
+      .execute();
+  }
+
+  async insertResources(resources: readonly CloudResourceRecord[]): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < resources.length; i += INSERT_BATCH) {
+        await trx.insertInto('cloud_resources').values(resources.slice(i, i + INSERT_BATCH).map(toRow)).execute();
+      }
+    });
+  }
+
+  async page(key: string, filter: InventoryFilter, after: { type: string; resourceId: string } | null, limit: number): Promise<CloudResourceRecord[]> {
+    if (filter.types.length === 0) return [];
+    let query = this.db.selectFrom('cloud_resources').selectAll().where('account_key', '=', key).where('type', 'in', filter.types);
+    if (filter.regions) {
+      const regions = filter.regions;
+      query = query.where((eb) => eb.or([eb('region', 'is', null), eb('region', 'in', regions)]));
+    }
+    if (filter.resourceGroups) query = query.where('resource_group', 'in', filter.resourceGroups);
+    if (after) {
+      query = query.where((eb) =>
+        eb.or([eb('type', '>', after.type), eb.and([eb('type', '=', after.type), eb('resource_id', '>', after.resourceId)])]),
+      );
+    }
+    const rows = await query.orderBy('type').orderBy('resource_id').limit(limit).execute();
+    return rows.map(toRecord);
+  }
+
+  async get(key: string, resourceId: string): Promise<CloudResourceRecord | undefined> {
+    const row = await this.db
+      .selectFrom('cloud_resources')
+      .selectAll()
+      .where('account_key', '=', key)
+      .where('resource_id', '=', resourceId)
+      .executeTakeFirst();
+    return row && toRecord(row);
+  }
+
+  async getBySeq(key: string, seq: number): Promise<CloudResourceRecord | undefined> {
+    const row = await this.db.selectFrom('cloud_resources').selectAll().where('account_key', '=', key).where('seq', '=', seq).executeTakeFirst();
+    return row && toRecord(row);
+  }
+
+  async update(resource: CloudResourceRecord): Promise<void> {
+    const { account_key: accountKey, resource_id: resourceId, ...changes } = toRow(resource);
+    await this.db.updateTable('cloud_resources').set(changes).where('account_key', '=', accountKey).where('resource_id', '=', resourceId).execute();
+  }
+
+  async delete(key: string, resourceId: string): Promise<void> {
+    await this.db.deleteFrom('cloud_resources').where('account_key', '=', key).where('resource_id', '=', resourceId).execute();
+  }
+
+  async count(key: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('cloud_resources')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('account_key', '=', key)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+}

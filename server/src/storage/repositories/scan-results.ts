@@ -1,0 +1,190 @@
+import type { Kysely } from 'kysely';
+import type { Finding, RuleResult, RuleResultValue, ScannedResource, TypeResult } from '../../domain/scans/types.js';
+import type { Database } from '../schema.js';
+import type { Page, PageRequest, ScanResultRepository } from './types.js';
+
+/** Rows per INSERT: well under both databases' limits on bound parameters. */
+const BATCH = 400;
+
+type FindingRow = { rule_id: string; resource_id: string; resource_type: string; result: string; message: string };
+const toFinding = (row: FindingRow): Finding => ({
+  ruleId: row.rule_id,
+  resourceId: row.resource_id,
+  resourceType: row.resource_type,
+  result: row.result as Finding['result'],
+  message: row.message,
+});
+
+export class KyselyScanResultRepository implements ScanResultRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async clear(scanId: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      for (const table of ['scan_resources', 'scan_findings', 'scan_rule_results', 'scan_type_results'] as const) {
+        await trx.deleteFrom(table).where('scan_id', '=', scanId).execute();
+      }
+    });
+  }
+
+  async addBatch(scanId: string, resources: readonly ScannedResource[], findings: readonly Finding[]): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < resources.length; i += BATCH) {
+        await trx
+          .insertInto('scan_resources')
+          .values(
+            resources.slice(i, i + BATCH).map((r) => ({
+              scan_id: scanId,
+              resource_id: r.resourceId,
+              resource_type: r.resourceType,
+              document: r.document,
+              failed_rules: r.failedRules,
+            })),
+          )
+          .execute();
+      }
+      for (let i = 0; i < findings.length; i += BATCH) {
+        await trx
+          .insertInto('scan_findings')
+          .values(
+            findings.slice(i, i + BATCH).map((f) => ({
+              scan_id: scanId,
+              rule_id: f.ruleId,
+              resource_id: f.resourceId,
+              resource_type: f.resourceType,
+              result: f.result,
+              message: f.message,
+            })),
+          )
+          .execute();
+      }
+    });
+  }
+
+  async saveAggregates(scanId: string, rules: readonly RuleResult[], types: readonly TypeResult[]): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < rules.length; i += BATCH) {
+        await trx
+          .insertInto('scan_rule_results')
+          .values(
+            rules.slice(i, i + BATCH).map((r) => ({
+              scan_id: scanId,
+              rule_id: r.ruleId,
+              result: r.result,
+              evaluated: r.evaluated,
+              failed: r.failed,
+              unsurveyed_types: JSON.stringify(r.unsurveyedTypes),
+              missing_types: JSON.stringify(r.missingTypes),
+            })),
+          )
+          .execute();
+      }
+      for (let i = 0; i < types.length; i += BATCH) {
+        await trx
+          .insertInto('scan_type_results')
+          .values(types.slice(i, i + BATCH).map((t) => ({ scan_id: scanId, resource_type: t.resourceType, total: t.total, noncompliant: t.noncompliant })))
+          .execute();
+      }
+    });
+  }
+
+  async ruleResults(scanId: string): Promise<RuleResult[]> {
+    const rows = await this.db.selectFrom('scan_rule_results').selectAll().where('scan_id', '=', scanId).orderBy('rule_id').execute();
+    return rows.map((row) => ({
+      ruleId: row.rule_id,
+      result: row.result as RuleResultValue,
+      evaluated: row.evaluated,
+      failed: row.failed,
+      unsurveyedTypes: JSON.parse(row.unsurveyed_types) as string[],
+      missingTypes: JSON.parse(row.missing_types) as string[],
+    }));
+  }
+
+  async findingsOfRules(scanId: string, ruleIds: readonly string[], limitPerRule: number): Promise<Map<string, Finding[]>> {
+    const byRule = new Map<string, Finding[]>();
+    for (const ruleId of new Set(ruleIds)) {
+      const rows = await this.db
+        .selectFrom('scan_findings')
+        .select(['rule_id', 'resource_id', 'resource_type', 'result', 'message'])
+        .where('scan_id', '=', scanId)
+        .where('rule_id', '=', ruleId)
+        .orderBy('resource_id')
+        .limit(limitPerRule)
+        .execute();
+      byRule.set(ruleId, rows.map(toFinding));
+    }
+    return byRule;
+  }
+
+  async typeResults(scanId: string, types: readonly string[] | null, page: PageRequest): Promise<Page<TypeResult>> {
+    let query = this.db.selectFrom('scan_type_results').selectAll().where('scan_id', '=', scanId);
+    if (types) query = query.where('resource_type', 'in', types.length > 0 ? types : ['']);
+    const rows = await query.orderBy('resource_type').limit(page.limit + 1).offset(page.offset).execute();
+    return {
+      items: rows.slice(0, page.limit).map((r) => ({ resourceType: r.resource_type, total: r.total, noncompliant: r.noncompliant })),
+      hasMore: rows.length > page.limit,
+    };
+  }
+
+  async findingsOfType(scanId: string, type: string, ruleIds: readonly string[] | null, limit: number): Promise<{ resources: Map<string, Finding[]>; total: number }> {
+    let failing = this.db
+      .selectFrom('scan_findings')
+      .select('resource_id')
+      .distinct()
+      .where('scan_id', '=', scanId)
+      .where('resource_type', '=', type);
+    if (ruleIds) failing = failing.where('rule_id', 'in', ruleIds.length > 0 ? ruleIds : ['']);
+    const total = await this.db
+      .selectFrom(failing.as('failing'))
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    const ids = (await failing.orderBy('resource_id').limit(limit).execute()).map((r) => r.resource_id);
+    const resources = new Map<string, Finding[]>(ids.map((id) => [id, []]));
+    if (ids.length > 0) {
+      let query = this.db
+        .selectFrom('scan_findings')
+        .select(['rule_id', 'resource_id', 'resource_type', 'result', 'message'])
+        .where('scan_id', '=', scanId)
+        .where('resource_type', '=', type)
+        .where('resource_id', 'in', ids);
+      if (ruleIds) query = query.where('rule_id', 'in', ruleIds.length > 0 ? ruleIds : ['']);
+      for (const row of await query.orderBy('resource_id').orderBy('rule_id').execute()) resources.get(row.resource_id)!.push(toFinding(row));
+    }
+    return { resources, total: Number(total.n) };
+  }
+
+  async resourcesPage(scanId: string, after: string | null, limit: number, types?: readonly string[]): Promise<ScannedResource[]> {
+    let query = this.db.selectFrom('scan_resources').selectAll().where('scan_id', '=', scanId);
+    if (after !== null) query = query.where('resource_id', '>', after);
+    if (types) query = query.where('resource_type', 'in', types.length > 0 ? types : ['']);
+    const rows = await query.orderBy('resource_id').limit(limit).execute();
+    return rows.map((r) => ({ resourceId: r.resource_id, resourceType: r.resource_type, document: r.document, failedRules: r.failed_rules }));
+  }
+
+  async findingsPage(scanId: string, after: { resourceId: string; ruleId: string } | null, limit: number): Promise<Finding[]> {
+    let query = this.db.selectFrom('scan_findings').select(['rule_id', 'resource_id', 'resource_type', 'result', 'message']).where('scan_id', '=', scanId);
+    if (after) {
+      query = query.where((eb) =>
+        eb.or([eb('resource_id', '>', after.resourceId), eb.and([eb('resource_id', '=', after.resourceId), eb('rule_id', '>', after.ruleId)])]),
+      );
+    }
+    const rows = await query.orderBy('resource_id').orderBy('rule_id').limit(limit).execute();
+    return rows.map(toFinding);
+  }
+
+  async resourcesByIds(scanId: string, resourceIds: readonly string[]): Promise<Map<string, ScannedResource>> {
+    if (resourceIds.length === 0) return new Map();
+    const rows = await this.db.selectFrom('scan_resources').selectAll().where('scan_id', '=', scanId).where('resource_id', 'in', resourceIds).execute();
+    return new Map(rows.map((r) => [r.resource_id, { resourceId: r.resource_id, resourceType: r.resource_type, document: r.document, failedRules: r.failed_rules }]));
+  }
+
+  async findingsOfResources(scanId: string, resourceIds: readonly string[]): Promise<Finding[]> {
+    if (resourceIds.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('scan_findings')
+      .select(['rule_id', 'resource_id', 'resource_type', 'result', 'message'])
+      .where('scan_id', '=', scanId)
+      .where('resource_id', 'in', resourceIds)
+      .execute();
+    return rows.map(toFinding);
+  }
+}

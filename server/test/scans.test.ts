@@ -1,0 +1,283 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { newId } from '../src/domain/ids.js';
+import { KyselyJobRepository } from '../src/storage/repositories/jobs.js';
+import { describeEachDatabase } from './databases.js';
+import { useTestServer, type TestServer } from './server.js';
+
+let accountCounter = 100_000_000_000;
+/** Each test gets an account of its own, so inventories and drift never leak between tests. */
+const nextAccount = () => String((accountCounter += 7919));
+
+describeEachDatabase(
+  'scans, results, baselines and events',
+  (db) => {
+    // A high drift rate makes every second scan see drift, compliance changes and some resources that cannot be reverted.
+    const testServer = useTestServer(db, { simulator: { driftRate: 0.3 } });
+    let server: TestServer;
+    beforeEach(() => {
+      server = testServer();
+    });
+
+    const createEnvironment = async (overrides: Record<string, unknown> = {}) => {
+      const res = await server.request('POST', '/v0/environments', {
+        body: {
+          name: 'prod',
+          provider: 'provider_a',
+          provider_options: { provider_a: { role_arn: `arn:prova:iam::${nextAccount()}:role/scanner`, regions: ['*'] } },
+          compliance_families: ['CIS', 'NIST'],
+          ...overrides,
+        },
+      });
+      expect(res.status, res.text).toBe(201);
+      return res.body as Record<string, any>;
+    };
+
+    /** Starts a scan through the API and runs its job to the end. */
+    const scan = async (environmentId: string) => {
+      const started = await server.request('POST', `/v0/scans?environment_id=${environmentId}`);
+      expect(started.status, started.text).toBe(201);
+      while (await server.services.jobs.runOnce());
+      const finished = await server.request('GET', `/v0/scans/${started.body.id}`);
+      return finished.body as Record<string, any>;
+    };
+
+    describe('running a scan', () => {
+      it('starts IN_PROGRESS, runs as a job and ends SUCCESS with a resource summary', async () => {
+        const env = await createEnvironment();
+        const started = await server.request('POST', `/v0/scans?environment_id=${env.id}`);
+        expect(started.status).toBe(201);
+        expect(started.body).toMatchObject({ environment_id: env.id, status: 'IN_PROGRESS', finished_at: null, remediation_error: false });
+        const during = await server.request('GET', `/v0/environments/${env.id}`);
+        expect(during.body).toMatchObject({ scan_status: 'IN_PROGRESS', last_scan_at: started.body.created_at });
+
+        while (await server.services.jobs.runOnce());
+        const finished = await server.request('GET', `/v0/scans/${started.body.id}`);
+        expect(finished.body).toMatchObject({ status: 'SUCCESS', finished_at: server.clock.nowSeconds() });
+        const summary = finished.body.resource_summary;
+        expect(summary.total).toBeGreaterThan(50);
+        expect(summary.compliant + summary.noncompliant).toBe(summary.total);
+        expect(summary.noncompliant).toBeGreaterThan(0);
+        expect(summary.families.map((f: any) => f.family)).toEqual(['CIS', 'NIST']);
+
+        const after = await server.request('GET', `/v0/environments/${env.id}`);
+        expect(after.body).toMatchObject({ scan_status: 'SUCCESS', next_scan_at: finished.body.finished_at + 86400 });
+        expect(after.body.resource_summary).toEqual(summary);
+      });
+
+      it('refuses a second scan while one is in progress, and answers 404 for an unknown environment', async () => {
+        const env = await createEnvironment();
+        expect((await server.request('POST', `/v0/scans?environment_id=${env.id}`)).status).toBe(201);
+        const second = await server.request('POST', `/v0/scans?environment_id=${env.id}`);
+        expect(second.status).toBe(409);
+        expect(second.body).toMatchObject({ type: 'WorkAlreadyStartedException', code: 409 });
+        while (await server.services.jobs.runOnce());
+        expect((await server.request('POST', `/v0/scans?environment_id=${newId()}`)).status).toBe(404);
+        expect((await server.request('GET', `/v0/scans?environment_id=${newId()}`)).status).toBe(404);
+        expect((await server.request('GET', `/v0/scans/${newId()}`)).status).toBe(404);
+      });
+
+      it('lists scans newest first, by status and time range, page by page', async () => {
+        const env = await createEnvironment();
+        const ids: string[] = [];
+        for (let i = 0; i < 3; i += 1) {
+          ids.push((await scan(env.id)).id);
+          server.clock.advanceSeconds(100);
+        }
+        const all = await server.request('GET', `/v0/scans?environment_id=${env.id}`);
+        expect(all.body.items.map((s: any) => s.id)).toEqual([...ids].reverse());
+        const page = await server.request('GET', `/v0/scans?environment_id=${env.id}&max_items=2`);
+        expect(page.body).toMatchObject({ count: 2, is_truncated: true, next_offset: 2 });
+        const first = all.body.items[2];
+        const ranged = await server.request('GET', `/v0/scans?environment_id=${env.id}&range_to=${first.created_at}`);
+        expect(ranged.body.items.map((s: any) => s.id)).toEqual([ids[0]]);
+        const errors = await server.request('GET', `/v0/scans?environment_id=${env.id}&status=ERROR`);
+        expect(errors.body.items).toEqual([]);
+      });
+
+      it('is taken over after its worker dies mid-scan, and marked ERROR with a message once its attempts are used up', async () => {
+        const env = await createEnvironment();
+        const jobs = new KyselyJobRepository(db().handle.db, db().handle.dialect);
+        const started = await server.request('POST', `/v0/scans?environment_id=${env.id}`);
+        const now = () => server.clock.nowMs();
+        // Two workers claim the job and die, one after the other; the job allows two attempts.
+        for (let attempt = 0; attempt < 2; attempt += 1) {
+          expect(await jobs.claim(`dead-worker-${attempt}`, now(), now() + 1_000)).toBeDefined();
+          server.clock.advanceSeconds(61);
+        }
+        expect(await server.services.jobs.runOnce()).toBeUndefined();
+        await server.services.scheduler.tick();
+        const failed = await server.request('GET', `/v0/scans/${started.body.id}`);
+        expect(failed.body).toMatchObject({ status: 'ERROR', message: expect.stringMatching(/the scan job failed: abandoned/) });
+        expect((await server.request('GET', `/v0/environments/${env.id}`)).body.scan_status).toBe('ERROR');
+      });
+    });
+
+    describe('results', () => {
+      it('reports compliance by rule for the environment’s families, with filters and paging', async () => {
+        const env = await createEnvironment();
+        const done = await scan(env.id);
+        const all = await server.request('GET', `/v0/scans/${done.id}/compliance_by_rules?max_items=1000`);
+        expect(all.status).toBe(200);
+        const items = all.body.items as any[];
+        expect(items.length).toBeGreaterThan(10);
+        expect(new Set(items.map((i) => i.family))).toEqual(new Set(['CIS', 'NIST']));
+        const failing = items.filter((i) => i.result === 'FAIL');
+        expect(failing.length).toBeGreaterThan(0);
+        for (const item of failing) {
+          expect(item.failed_resource_count).toBeGreaterThan(0);
+          expect(item.failed_resources.length).toBe(Math.min(item.failed_resource_count, 100));
+          expect(item.failed_resources[0].messages[0]).toEqual(expect.any(String));
+        }
+        const onlyFail = await server.request('GET', `/v0/scans/${done.id}/compliance_by_rules?result=FAIL&family=NIST&max_items=1000`);
+        expect(onlyFail.body.items.every((i: any) => i.result === 'FAIL' && i.family === 'NIST')).toBe(true);
+        const paged = await server.request('GET', `/v0/scans/${done.id}/compliance_by_rules?max_items=5&offset=5`);
+        expect(paged.body.items.map((i: any) => i.rule_id)).toEqual(items.slice(5, 10).map((i) => i.rule_id));
+      });
+
+      it('marks rules UNKNOWN when their resource types are not surveyed', async () => {
+        const env = await createEnvironment({ survey_resource_types: ['PROVA.S3.Bucket'] });
+        const done = await scan(env.id);
+        const res = await server.request('GET', `/v0/scans/${done.id}/compliance_by_rules?result=UNKNOWN&max_items=1000`);
+        expect(res.body.items.length).toBeGreaterThan(0);
+        for (const item of res.body.items) expect(item.unsurveyed_resource_types).not.toContain('PROVA.S3.Bucket');
+      });
+
+      it('reports compliance by resource type, totals matching the summary', async () => {
+        const env = await createEnvironment();
+        const done = await scan(env.id);
+        const res = await server.request('GET', `/v0/scans/${done.id}/compliance_by_resource_types?max_items=1000`);
+        const items = res.body.items as any[];
+        expect(items.reduce((n, i) => n + i.total, 0)).toBe(done.resource_summary.total);
+        for (const item of items) {
+          expect(item.compliant + item.noncompliant_count).toBe(item.total);
+          expect(item.noncompliant.length).toBe(Math.min(item.noncompliant_count, 100));
+        }
+        const one = await server.request('GET', `/v0/scans/${done.id}/compliance_by_resource_types?resource_type=PROVA.S3.Bucket&family=CIS`);
+        expect(one.body.items.map((i: any) => i.resource_type)).toEqual(['PROVA.S3.Bucket']);
+        for (const resource of one.body.items[0].noncompliant) {
+          expect(resource.failed_rules.every((r: any) => r.family === 'CIS')).toBe(true);
+        }
+      });
+    });
+
+    describe('baseline, drift and remediation', () => {
+      it('emits DRIFT events with attribute changes against the baseline, and none without one', async () => {
+        const env = await createEnvironment();
+        const first = await scan(env.id);
+        await scan(env.id);
+        const noBaseline = await server.request('GET', `/v0/events?environment_id=${env.id}&event_type=DRIFT`);
+        expect(noBaseline.body.items).toEqual([]);
+
+        await server.request('PATCH', `/v0/environments/${env.id}`, { body: { baseline_id: first.id } });
+        const third = await scan(env.id);
+        const drift = await server.request('GET', `/v0/events?environment_id=${env.id}&event_type=DRIFT&max_items=1000`);
+        const events = drift.body.items as any[];
+        expect(new Set(events.map((e) => e.resource_diff.change))).toEqual(new Set(['ADDED', 'MODIFIED', 'REMOVED']));
+        expect(events.every((e) => e.scan_id === third.id)).toBe(true);
+        const modified = events.find((e) => e.resource_diff.change === 'MODIFIED');
+        expect(modified.resource_diff.attributes.length).toBeGreaterThan(0);
+        expect(modified.resource_diff.attributes[0]).toMatchObject({ name: expect.any(String), removed: expect.any(Boolean) });
+        const added = await server.request('GET', `/v0/events?environment_id=${env.id}&change=ADDED&max_items=1000`);
+        expect(added.body.items.every((e: any) => e.resource_diff.change === 'ADDED')).toBe(true);
+      });
+
+      it('with remediation on, reverts drifted resources, records REMEDIATION events and flags what could not be reverted', async () => {
+        const env = await createEnvironment();
+        const first = await scan(env.id);
+        await server.request('PATCH', `/v0/environments/${env.id}`, { body: { baseline_id: first.id, remediation: true } });
+        const second = await scan(env.id);
+        const remediation = await server.request('GET', `/v0/events?environment_id=${env.id}&event_type=REMEDIATION&max_items=1000`);
+        const events = remediation.body.items as any[];
+        expect(events.length).toBeGreaterThan(0);
+        const failed = events.filter((e) => e.remediated === false);
+        expect(second.remediation_error).toBe(failed.length > 0);
+        expect(failed.length).toBeGreaterThan(0);
+        expect(failed[0].error).toMatch(/cannot be reverted/);
+
+        // What was reverted is back: the next scan sees only new drift and what could not be reverted.
+        const third = await scan(env.id);
+        const drift = await server.request('GET', `/v0/events?environment_id=${env.id}&event_type=DRIFT&max_items=1000`);
+        const secondDrift = drift.body.items.filter((e: any) => e.scan_id === second.id).map((e: any) => e.resource_diff.resource_id);
+        const thirdDrift = new Set(drift.body.items.filter((e: any) => e.scan_id === third.id).map((e: any) => e.resource_diff.resource_id));
+        const reverted = events.filter((e) => e.remediated && e.scan_id === second.id).map((e) => e.resource_diff.resource_id);
+        const stillDrifted = reverted.filter((id: string) => thirdDrift.has(id));
+        expect(stillDrifted.length).toBeLessThan(reverted.length / 2);
+        expect(secondDrift.length).toBeGreaterThan(0);
+      });
+
+      it('emits COMPLIANCE events for resources whose rule results changed between scans', async () => {
+        const env = await createEnvironment();
+        await scan(env.id);
+        const second = await scan(env.id);
+        const res = await server.request('GET', `/v0/events?environment_id=${env.id}&event_type=COMPLIANCE&max_items=1000`);
+        const events = res.body.items as any[];
+        expect(events.length).toBeGreaterThan(0);
+        for (const event of events) {
+          expect(event.scan_id).toBe(second.id);
+          const diff = event.compliance_diff;
+          expect(diff.rules.length).toBeGreaterThan(0);
+          for (const rule of diff.rules) expect(rule.old_state).not.toBe(rule.new_state);
+        }
+      });
+
+      it('refuses an unknown environment and a reversed time range on events', async () => {
+        expect((await server.request('GET', `/v0/events?environment_id=${newId()}`)).status).toBe(404);
+        const env = await createEnvironment();
+        expect((await server.request('GET', `/v0/events?environment_id=${env.id}&range_from=10&range_to=5`)).status).toBe(400);
+      });
+    });
+
+    describe('scheduling (seed 000 §3.4)', () => {
+      it('starts the next scan one interval after the last scan ended, and after an interval change', async () => {
+        const env = await createEnvironment({ scan_interval: 600 });
+        server.clock.advanceSeconds(599);
+        expect(await server.services.scheduler.tick()).toBe(0);
+        server.clock.advanceSeconds(1);
+        expect(await server.services.scheduler.tick()).toBe(1);
+        server.clock.advanceSeconds(180); // the scan takes three minutes
+        while (await server.services.jobs.runOnce());
+        const after = await server.request('GET', `/v0/environments/${env.id}`);
+        expect(after.body.next_scan_at).toBe(server.clock.nowSeconds() + 600);
+
+        server.clock.advanceSeconds(100);
+        const changed = await server.request('PATCH', `/v0/environments/${env.id}`, { body: { scan_interval: '900' } });
+        expect(changed.body.next_scan_at).toBe(server.clock.nowSeconds() + 900);
+        server.clock.advanceSeconds(899);
+        expect(await server.services.scheduler.tick()).toBe(0);
+        server.clock.advanceSeconds(1);
+        expect(await server.services.scheduler.tick()).toBe(1);
+        while (await server.services.jobs.runOnce());
+      });
+
+      it('never schedules an environment whose schedule is off, while manual scans still run', async () => {
+        const env = await createEnvironment({ scan_interval: 600, scan_schedule_enabled: false });
+        server.clock.advanceSeconds(10_000);
+        const scans = async () => (await server.request('GET', `/v0/scans?environment_id=${env.id}`)).body.count;
+        await server.services.scheduler.tick();
+        expect(await scans()).toBe(0);
+        expect((await scan(env.id)).status).toBe('SUCCESS');
+      });
+    });
+
+    describe('metadata', () => {
+      it('lists resource types per provider and region, from the catalog', async () => {
+        const a = await server.request('GET', '/v0/metadata/provider_a/resource_types?region=us-east-1');
+        expect(a.body.resource_types.length).toBeGreaterThanOrEqual(25);
+        expect(a.body.recommended_types.every((t: string) => a.body.resource_types.includes(t))).toBe(true);
+        const b = await server.request('GET', '/v0/metadata/provider_b/resource_types');
+        expect(b.body.resource_types.length).toBeGreaterThanOrEqual(10);
+        expect((await server.request('GET', '/v0/metadata/provider_a/resource_types?region=us-gov-east-1')).status).toBe(400);
+      });
+
+      it('computes the permissions to survey and to remediate', async () => {
+        const all = await server.request('GET', '/v0/metadata/provider_a/permissions');
+        expect(all.body.provider_a.survey_actions.length).toBeGreaterThan(10);
+        expect(all.body.provider_a.remediate_actions.length).toBeGreaterThan(5);
+        const one = await server.request('GET', '/v0/metadata/provider_a_gov/permissions?survey_resource_type=PROVA.S3.Bucket&remediate_resource_type=PROVA.S3.Bucket');
+        expect(one.body.provider_a.survey_actions.length).toBeLessThan(all.body.provider_a.survey_actions.length);
+        expect((await server.request('GET', '/v0/metadata/provider_b/permissions')).status).toBe(400);
+      });
+    });
+  },
+  'suite',
+);
