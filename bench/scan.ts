@@ -3,6 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { systemClock } from '../server/src/domain/clock.js';
+import { resourceTypesOf } from '../server/src/domain/cloud/catalog.js';
+import { listingError } from '../server/src/domain/cloud/simulator/simulated-cloud.js';
 import { createApp } from '../server/src/http/app.js';
 import { createServices } from '../server/src/services.js';
 import { migrateToLatest, openDatabase } from '../server/src/storage/database.js';
@@ -45,6 +47,7 @@ async function measure(label: string, size: number, account: string): Promise<Ro
       name: label,
       provider: 'provider_a',
       provider_options: { provider_a: { role_arn: `arn:prova:iam::${account}:role/scanner`, regions: ['*'] } },
+      survey_resource_types: resourceTypesOf('provider_a').map((t) => t.type),
       scan_schedule_enabled: false,
     });
 
@@ -75,6 +78,8 @@ async function measure(label: string, size: number, account: string): Promise<Ro
       }
       return p99(samples);
     };
+    const sizes = async (path: string) => (await (await fetch(`${base}${path}`, { headers })).arrayBuffer()).byteLength;
+    console.log(`${label}: by_rules page ${await sizes('/compliance_by_rules?max_items=20')} bytes, by_types page ${await sizes('/compliance_by_resource_types?max_items=10')} bytes`);
     const rulesP99 = await latencies((i) => `/compliance_by_rules?max_items=20&offset=${(i * 20) % 200}`);
     const typesP99 = await latencies((i) => `/compliance_by_resource_types?max_items=10&offset=${(i * 10) % 30}`);
     await new Promise((resolve) => server.close(resolve));
@@ -85,7 +90,16 @@ async function measure(label: string, size: number, account: string): Promise<Ro
   }
 }
 
-const rows = [await measure('small account', 300, '100000000001'), await measure(`${LARGE} resources`, LARGE, '100000000002')];
+/** An account whose role can list every type, so that the scan sees all of its resources. */
+function fullyListableAccount(from: number): string {
+  const types = resourceTypesOf('provider_a').map((t) => t.type);
+  for (let n = from; ; n += 1) if (types.every((t) => !listingError('provider_a', String(n), t))) return String(n);
+}
+
+const rows = [
+  await measure('small account', 300, fullyListableAccount(100_000_000_001)),
+  await measure(`${LARGE} resources`, LARGE, fullyListableAccount(200_000_000_001)),
+];
 console.log(`${'account'.padEnd(20)}${'resources'.padStart(10)}${'scan s'.padStart(9)}${'resources/s'.padStart(13)}${'peak RSS MiB'.padStart(14)}${'by_rules p99 ms'.padStart(17)}${'by_types p99 ms'.padStart(17)}`);
 for (const r of rows) {
   console.log(

@@ -54,8 +54,10 @@ function usePathValue(transaction, exampleValue, value) {
   transaction.request.uri = transaction.request.uri.split(exampleValue).join(value);
 }
 
-const EXAMPLE_ENVIRONMENT = swagger.parameters.environment_id_path['x-example'];
-const EXAMPLE_SCAN = swagger.parameters.scan_id_path ? swagger.parameters.scan_id_path['x-example'] : undefined;
+// Example ids of the compliance spec (absent from the other specs).
+const exampleOf = (parameter) => swagger.parameters?.[parameter]?.['x-example'];
+const EXAMPLE_ENVIRONMENT = exampleOf('environment_id_path');
+const EXAMPLE_SCAN = exampleOf('scan_id_path');
 
 async function newEnvironment() {
   return call('POST', '/environments', example('CreateEnvironmentInput'));

@@ -56,9 +56,9 @@ describeEachDatabase('HTTP platform', (db) => {
 
   describe('operations not implemented yet', () => {
     it('answer 501 with the error body of their API', async () => {
-      const scans = await server.request('GET', '/v0/scans?environment_id=3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f');
+      const scans = await server.request('GET', '/v0/notifications');
       expect(scans.status).toBe(501);
-      expect(scans.body).toEqual({ type: 'NotImplemented', code: 501, message: 'listScans is not implemented yet' });
+      expect(scans.body).toEqual({ type: 'NotImplemented', code: 501, message: 'listNotifications is not implemented yet' });
       const accounts = await server.request('GET', '/api/v0/accounts', { auth: server.rootAuth });
       expect(accounts.status).toBe(501);
       expect(accounts.body).toEqual({ code: 501, message: 'listAccounts is not implemented yet', errors: [] });

@@ -1,5 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { newId } from '../src/domain/ids.js';
+import { resourceTypesOf } from '../src/domain/cloud/catalog.js';
+import { listingError } from '../src/domain/cloud/simulator/simulated-cloud.js';
+import { createServices } from '../src/services.js';
 import { KyselyJobRepository } from '../src/storage/repositories/jobs.js';
 import { describeEachDatabase } from './databases.js';
 import { useTestServer, type TestServer } from './server.js';
@@ -110,6 +113,39 @@ describeEachDatabase(
         expect(failed.body).toMatchObject({ status: 'ERROR', message: expect.stringMatching(/the scan job failed: abandoned/) });
         expect((await server.request('GET', `/v0/environments/${env.id}`)).body.scan_status).toBe('ERROR');
       });
+    });
+
+    it('reports the resource types the account could not list on the scan, and counts them unsurveyed', async () => {
+      const types = resourceTypesOf('provider_a').map((t) => t.type);
+      let account = 300_000_000_000;
+      while (types.every((t) => !listingError('provider_a', String(account), t))) account += 1;
+      const denied = types.filter((t) => listingError('provider_a', String(account), t));
+      const env = await createEnvironment({
+        provider_options: { provider_a: { role_arn: `arn:prova:iam::${account}:role/scanner`, regions: ['*'] } },
+        survey_resource_types: types,
+      });
+      const done = await scan(env.id);
+      expect(done.status).toBe('SUCCESS');
+      expect(done.resource_type_errors.map((e: any) => e.resource_type).sort()).toEqual(denied.sort());
+      expect(done.resource_type_errors[0].error_message).toMatch(/AccessDenied/);
+    });
+
+    it('scans a provider_b subscription, only the resource groups asked for unless it is *', async () => {
+      const subscription = `8f14e45f-ceea-4e7a-9c3b-${String(accountCounter += 7).padStart(12, '0')}`;
+      const env = await createEnvironment({
+        provider: 'provider_b',
+        provider_options: { provider_b: { subscription_id: subscription } },
+        compliance_families: ['CISPROVB'],
+      });
+      const all = await scan(env.id);
+      expect(all.resource_summary.total).toBeGreaterThan(50);
+      const types = await server.request('GET', `/v0/scans/${all.id}/compliance_by_resource_types?max_items=100`);
+      expect(types.body.items.every((t: any) => t.resource_type.startsWith('PROVB.'))).toBe(true);
+
+      const narrowed = await server.request('PATCH', `/v0/environments/${env.id}`, { body: { survey_resource_groups: ['rg-that-does-not-exist'] } });
+      expect(narrowed.body.survey_resource_groups).toEqual(['rg-that-does-not-exist']);
+      const none = await scan(env.id);
+      expect(none.resource_summary.total).toBe(0);
     });
 
     describe('results', () => {
@@ -247,6 +283,16 @@ describeEachDatabase(
         server.clock.advanceSeconds(1);
         expect(await server.services.scheduler.tick()).toBe(1);
         while (await server.services.jobs.runOnce());
+      });
+
+      it('keeps the schedule across a restart: a new server process over the same database starts the due scan', async () => {
+        const env = await createEnvironment({ scan_interval: 600 });
+        server.clock.advanceSeconds(600);
+        const restarted = createServices(db().handle, server.clock);
+        expect(await restarted.scheduler.tick()).toBeGreaterThanOrEqual(1);
+        while (await restarted.jobs.runOnce());
+        const scans = await server.request('GET', `/v0/scans?environment_id=${env.id}`);
+        expect(scans.body.items.map((s: any) => s.status)).toEqual(['SUCCESS']);
       });
 
       it('never schedules an environment whose schedule is off, while manual scans still run', async () => {

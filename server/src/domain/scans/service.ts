@@ -10,6 +10,10 @@ import { rulesForScan, scanFamilies, type ActiveRule } from './rule-set.js';
 import type { Finding, ResourceSummary, RuleResultValue, Scan } from './types.js';
 
 export const SCAN_JOB = 'scan';
+
+/** Controls of each family, in catalog order. */
+const CONTROLS_OF_FAMILY = new Map<string, typeof CONTROLS[number][]>();
+for (const control of CONTROLS) CONTROLS_OF_FAMILY.set(control.family, [...(CONTROLS_OF_FAMILY.get(control.family) ?? []), control]);
 /** Failing resources listed per result item; the item's count says how many there are in all. */
 export const LISTED_FAILURES = 100;
 
@@ -106,10 +110,12 @@ export class ScanService {
     const rules = rulesForScan(provider, scan.families);
     const outcome = new Map((await this.deps.results.ruleResults(scan.id)).map((r) => [r.ruleId, r]));
     const families = scan.families.filter((f) => !filter.families?.length || filter.families.includes(f));
+    const rulesOfControl = new Map<string, ActiveRule[]>();
+    for (const rule of rules) for (const control of rule.controls) rulesOfControl.set(control.id, [...(rulesOfControl.get(control.id) ?? []), rule]);
     const all: Array<Omit<RuleComplianceItem, 'failedResources'>> = [];
     for (const family of families) {
-      for (const control of CONTROLS.filter((c) => c.family === family)) {
-        for (const rule of rules.filter((r) => r.controls.some((c) => c.id === control.id))) {
+      for (const control of CONTROLS_OF_FAMILY.get(family) ?? []) {
+        for (const rule of rulesOfControl.get(control.id) ?? []) {
           const result = outcome.get(rule.id);
           const item = {
             family,
@@ -148,8 +154,8 @@ export class ScanService {
     const types = await this.deps.results.typeResults(scan.id, filter.types?.length ? filter.types : null, page);
     const items: TypeComplianceItem[] = [];
     for (const type of types.items) {
-      const failing = await this.deps.results.findingsOfType(scan.id, type.resourceType, ruleIds, LISTED_FAILURES);
-      const noncompliantCount = ruleIds ? failing.total : type.noncompliant;
+      const failing = await this.deps.results.findingsOfType(scan.id, type.resourceType, ruleIds, LISTED_FAILURES, ruleIds !== null);
+      const noncompliantCount = failing.total ?? type.noncompliant;
       items.push({
         resourceType: type.resourceType,
         total: type.total,

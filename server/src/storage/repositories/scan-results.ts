@@ -125,7 +125,13 @@ export class KyselyScanResultRepository implements ScanResultRepository {
     };
   }
 
-  async findingsOfType(scanId: string, type: string, ruleIds: readonly string[] | null, limit: number): Promise<{ resources: Map<string, Finding[]>; total: number }> {
+  async findingsOfType(
+    scanId: string,
+    type: string,
+    ruleIds: readonly string[] | null,
+    limit: number,
+    count: boolean,
+  ): Promise<{ resources: Map<string, Finding[]>; total: number | null }> {
     let failing = this.db
       .selectFrom('scan_findings')
       .select('resource_id')
@@ -133,10 +139,12 @@ export class KyselyScanResultRepository implements ScanResultRepository {
       .where('scan_id', '=', scanId)
       .where('resource_type', '=', type);
     if (ruleIds) failing = failing.where('rule_id', 'in', ruleIds.length > 0 ? ruleIds : ['']);
-    const total = await this.db
-      .selectFrom(failing.as('failing'))
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
+    const total = count
+      ? await this.db
+          .selectFrom(failing.as('failing'))
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      : null;
     const ids = (await failing.orderBy('resource_id').limit(limit).execute()).map((r) => r.resource_id);
     const resources = new Map<string, Finding[]>(ids.map((id) => [id, []]));
     if (ids.length > 0) {
@@ -149,7 +157,7 @@ export class KyselyScanResultRepository implements ScanResultRepository {
       if (ruleIds) query = query.where('rule_id', 'in', ruleIds.length > 0 ? ruleIds : ['']);
       for (const row of await query.orderBy('resource_id').orderBy('rule_id').execute()) resources.get(row.resource_id)!.push(toFinding(row));
     }
-    return { resources, total: Number(total.n) };
+    return { resources, total: total === null ? null : Number(total.n) };
   }
 
   async resourcesPage(scanId: string, after: string | null, limit: number, types?: readonly string[]): Promise<ScannedResource[]> {

@@ -78,16 +78,15 @@ export class KyselyScanRepository implements ScanRepository {
     return { items: rows.slice(0, page.limit).map(toScan), hasMore: rows.length > page.limit };
   }
 
-  async previousSuccess(environmentId: string, before: number): Promise<Scan | undefined> {
-    const row = await this.db
+  async previousSuccess(environmentId: string, notAfter: number, except?: string): Promise<Scan | undefined> {
+    let query = this.db
       .selectFrom('scans')
       .selectAll()
       .where('environment_id', '=', environmentId)
       .where('status', '=', 'SUCCESS')
-      .where('created_at', '<', before)
-      .orderBy('created_at', 'desc')
-      .limit(1)
-      .executeTakeFirst();
+      .where('created_at', '<=', notAfter);
+    if (except !== undefined) query = query.where('id', '!=', except);
+    const row = await query.orderBy('created_at', 'desc').orderBy('finished_at', 'desc').limit(1).executeTakeFirst();
     return row && toScan(row);
   }
 

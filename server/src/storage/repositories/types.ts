@@ -48,8 +48,8 @@ export interface ScanRepository {
   insert(scan: Scan): Promise<boolean>;
   update(scan: Scan): Promise<void>;
   list(orgId: string, environmentId: string, filter: ScanFilter, page: PageRequest, direction: SortDirection): Promise<Page<Scan>>;
-  /** The newest successful scan of the environment created before `before`, if any. */
-  previousSuccess(environmentId: string, before: number): Promise<Scan | undefined>;
+  /** The newest successful scan of the environment other than `except`, created no later than `notAfter`. */
+  previousSuccess(environmentId: string, notAfter: number, except?: string): Promise<Scan | undefined>;
   inProgress(): Promise<Scan[]>;
 }
 
@@ -63,8 +63,12 @@ export interface ScanResultRepository {
   /** Up to `limitPerRule` findings of each rule, by resource id (the rule results hold how many there are). */
   findingsOfRules(scanId: string, ruleIds: readonly string[], limitPerRule: number): Promise<Map<string, Finding[]>>;
   typeResults(scanId: string, types: readonly string[] | null, page: PageRequest): Promise<Page<TypeResult>>;
-  /** Findings of the resources of one type, limited to `ruleIds` when given, for up to `limit` resources. */
-  findingsOfType(scanId: string, type: string, ruleIds: readonly string[] | null, limit: number): Promise<{ resources: Map<string, Finding[]>; total: number }>;
+  /**
+   * Findings of the first `limit` failing resources of one type, limited to `ruleIds` when given, and, with
+   * `count`, how many resources fail (a count costs a pass over all the type's findings, so it is asked only when
+   * the stored aggregate cannot answer).
+   */
+  findingsOfType(scanId: string, type: string, ruleIds: readonly string[] | null, limit: number, count: boolean): Promise<{ resources: Map<string, Finding[]>; total: number | null }>;
   /** Scanned resources in resource id order, after `after`. */
   resourcesPage(scanId: string, after: string | null, limit: number, types?: readonly string[]): Promise<ScannedResource[]>;
   /** Findings in (resource id, rule id) order, after the given position. */

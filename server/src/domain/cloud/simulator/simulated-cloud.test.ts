@@ -92,6 +92,21 @@ describeEachDatabase('simulated cloud', (db) => {
     expect(refused).toBe(true);
   });
 
+  it("picks up resource groups created later when surveying '*', and only then", async () => {
+    const types = resourceTypesOf('provider_b').map((t) => t.type);
+    const sim = cloud(0.05);
+    const account = '6a0e2f4c-1b3d-4e5f-8a7b-9c0d1e2f3a4b';
+    const groupsOf = async (resourceGroups: '*' | string[]) =>
+      new Set((await list(sim, { provider: 'provider_b', account, regions: '*', resourceGroups, types })).resources.map((r) => r.resource_group));
+    const initial = await groupsOf('*');
+    let later = initial;
+    for (let step = 0; step < 30 && [...later].every((g) => initial.has(g)); step += 1) later = await groupsOf('*');
+    const added = [...later].filter((g) => !initial.has(g));
+    expect(added.length).toBeGreaterThan(0);
+    const fixed = await groupsOf([...initial] as string[]);
+    expect([...fixed].some((g) => added.includes(g))).toBe(false);
+  });
+
   it('gives provider_b resources resource groups and lists only the requested groups', async () => {
     const types = resourceTypesOf('provider_b').map((t) => t.type);
     const sim = cloud(0);

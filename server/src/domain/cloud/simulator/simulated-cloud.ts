@@ -30,6 +30,12 @@ const PAGE = 500;
 
 export const accountKey = (provider: Provider, account: string): string => `${provider}:${account}`;
 
+/** Why the account cannot list this type, if it cannot: a fixed, seeded property of the account. */
+export function listingError(provider: Provider, account: string, type: string): string | undefined {
+  if (new Random(`${accountKey(provider, account)}:${type}:denied`).int(1, TYPE_ERROR_ONE_IN) !== 1) return undefined;
+  return `AccessDenied: the role cannot list ${type} in account ${account} (simulated)`;
+}
+
 function defaultAccountSize(key: string): number {
   return 150 + new Random(`${key}:size`).int(0, 350);
 }
@@ -55,11 +61,9 @@ export class SimulatedCloud implements CloudAdapter {
 
     const listable: string[] = [];
     for (const type of scope.types) {
-      if (new Random(`${key}:${type}:denied`).int(1, TYPE_ERROR_ONE_IN) === 1) {
-        yield { kind: 'type-error', type, message: `AccessDenied: the role cannot list ${type} in account ${scope.account} (simulated)` };
-      } else {
-        listable.push(type);
-      }
+      const error = listingError(scope.provider, scope.account, type);
+      if (error) yield { kind: 'type-error', type, message: error };
+      else listable.push(type);
     }
     const filter = {
       types: listable,
