@@ -5,6 +5,7 @@ import { EnvironmentService } from './domain/environments/service.js';
 import { SimulatedCloud, type SimulatorOptions } from './domain/cloud/simulator/simulated-cloud.js';
 import { EventService } from './domain/events/service.js';
 import { JobQueue, type JobQueueOptions } from './domain/jobs/queue.js';
+import { RuleSource } from './domain/scans/rule-set.js';
 import { ScanRunner } from './domain/scans/runner.js';
 import { ScanScheduler } from './domain/scans/scheduler.js';
 import { SCAN_JOB, ScanService } from './domain/scans/service.js';
@@ -48,8 +49,9 @@ export function createServices(database: DatabaseHandle, clock: Clock, options: 
   const eventRepository = new KyselyEventRepository(db);
   const jobs = new JobQueue(new KyselyJobRepository(db, database.dialect), clock, options.jobs);
   const cloud = new SimulatedCloud(new KyselyCloudInventoryRepository(db), clock, { driftRate: 0.02, ...options.simulator });
-  const scans = new ScanService({ environments: environmentRepository, scans: scanRepository, results, jobs, clock });
-  const runner = new ScanRunner({ environments: environmentRepository, scans: scanRepository, results, events: eventRepository, cloud, clock });
+  const rules = new RuleSource();
+  const scans = new ScanService({ environments: environmentRepository, scans: scanRepository, results, rules, jobs, clock });
+  const runner = new ScanRunner({ environments: environmentRepository, scans: scanRepository, results, events: eventRepository, cloud, rules, clock });
   jobs.register(SCAN_JOB, async (payload, context) => {
     const { orgId, scanId } = payload as { orgId: string; scanId: string };
     await runner.run(orgId, scanId, context.heartbeat);

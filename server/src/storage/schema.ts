@@ -164,6 +164,35 @@ export interface JobsTable {
   finished_at: number | null;
 }
 
+export interface UsersTable {
+  id: string;
+  org_id: string;
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+  /** scrypt hash `scrypt$N$r$p$salt$hash`; null for a user who has not set a password yet. */
+  password_hash: string | null;
+  owner: number;
+  status: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ConsoleSessionsTable {
+  /** SHA-256 of the session token; the token itself lives only in the browser's cookie. */
+  token_hash: string;
+  user_id: string;
+  org_id: string;
+  csrf_token: string;
+  created_at: number;
+  expires_at: number;
+}
+
+export interface SignInFailuresTable {
+  key: string;
+  at: number;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   api_clients: ApiClientsTable;
@@ -178,4 +207,7 @@ export interface Database {
   scan_rule_results: ScanRuleResultsTable;
   scan_type_results: ScanTypeResultsTable;
   events: EventsTable;
+  users: UsersTable;
+  console_sessions: ConsoleSessionsTable;
+  sign_in_failures: SignInFailuresTable;
 }

@@ -47,3 +47,18 @@ export function rulesForScan(provider: Provider, families: readonly string[]): A
   }
   return active;
 }
+
+/**
+ * Where a scan's rules come from: the built-in catalog, plus whatever `extra` adds for the organization (its
+ * enabled custom rules). The runner and the result queries ask the same source, so results always describe the
+ * rules that were evaluated.
+ */
+export type ExtraRules = (orgId: string, provider: Provider, families: readonly string[]) => Promise<ActiveRule[]>;
+
+export class RuleSource {
+  constructor(private readonly extra: ExtraRules = async () => []) {}
+
+  async rulesFor(orgId: string, provider: Provider, families: readonly string[]): Promise<ActiveRule[]> {
+    return [...rulesForScan(provider, families), ...(await this.extra(orgId, provider, families))];
+  }
+}

@@ -7,7 +7,7 @@ import type { Change, ComplianceDiff, Event, RuleChange } from '../events/types.
 import { newId } from '../ids.js';
 import type { ResourceDocument } from '../rules/engine.js';
 import type { EnvironmentRepository, EventRepository, ScanRepository, ScanResultRepository } from '../../storage/repositories/types.js';
-import { rulesForScan, type ActiveRule } from './rule-set.js';
+import type { ActiveRule, RuleSource } from './rule-set.js';
 import type { FamilySummary, Finding, ResourceSummary, ResourceTypeError, RuleResult, Scan, ScannedResource, TypeResult } from './types.js';
 
 export interface ScanRunnerDeps {
@@ -16,7 +16,10 @@ export interface ScanRunnerDeps {
   results: ScanResultRepository;
   events: EventRepository;
   cloud: CloudAdapter;
+  rules: RuleSource;
   clock: Clock;
+  /** Called once a scan has succeeded, with the events it recorded (notifications hang off this). */
+  afterScan?: (scan: Scan, events: readonly Event[]) => Promise<void>;
 }
 
 const PAGE = 1000;
@@ -77,7 +80,7 @@ export class ScanRunner {
       // A scan that was interrupted and is run again starts from a clean slate.
       await this.deps.results.clear(scan.id);
       await this.deps.events.clearScan(scan.id);
-      const rules = rulesForScan(env.provider, scan.families);
+      const rules = await this.deps.rules.rulesFor(env.orgId, env.provider, scan.families);
       const { summary, typeErrors } = await this.collect(env, scan, rules, heartbeat);
       const events: Event[] = [];
       let remediationError = false;
@@ -100,6 +103,7 @@ export class ScanRunner {
         updatedAt: finishedAt,
       });
       await environments.recordScan(env.id, { scanId: scan.id, startedAt: scan.createdAt, status: 'SUCCESS', finishedAt });
+      await this.deps.afterScan?.({ ...scan, status: 'SUCCESS', finishedAt }, events);
     } catch (error) {
       await this.fail(scan, env.id, error instanceof Error ? error.message : String(error));
     }

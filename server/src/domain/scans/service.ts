@@ -6,7 +6,7 @@ import { newId } from '../ids.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { CONTROLS } from '../rules/catalog/controls.js';
 import type { EnvironmentRepository, Page, PageRequest, ScanFilter, ScanRepository, ScanResultRepository, SortDirection } from '../../storage/repositories/types.js';
-import { rulesForScan, scanFamilies, type ActiveRule } from './rule-set.js';
+import { scanFamilies, type ActiveRule, type RuleSource } from './rule-set.js';
 import type { Finding, ResourceSummary, RuleResultValue, Scan } from './types.js';
 
 export const SCAN_JOB = 'scan';
@@ -41,6 +41,7 @@ export interface ScanServiceDeps {
   environments: EnvironmentRepository;
   scans: ScanRepository;
   results: ScanResultRepository;
+  rules: RuleSource;
   jobs: JobQueue;
   clock: Clock;
 }
@@ -107,7 +108,7 @@ export class ScanService {
   ): Promise<Page<RuleComplianceItem>> {
     const { scan, provider } = await this.finished(orgId, scanId);
     if (scan.status !== 'SUCCESS') return { items: [], hasMore: false };
-    const rules = rulesForScan(provider, scan.families);
+    const rules = await this.deps.rules.rulesFor(orgId, provider, scan.families);
     const outcome = new Map((await this.deps.results.ruleResults(scan.id)).map((r) => [r.ruleId, r]));
     const families = scan.families.filter((f) => !filter.families?.length || filter.families.includes(f));
     const rulesOfControl = new Map<string, ActiveRule[]>();
@@ -148,7 +149,7 @@ export class ScanService {
     const { scan, provider } = await this.finished(orgId, scanId);
     if (scan.status !== 'SUCCESS') return { items: [], hasMore: false };
     const families = new Set(filter.families?.length ? filter.families : scan.families);
-    const rules = rulesForScan(provider, scan.families);
+    const rules = await this.deps.rules.rulesFor(orgId, provider, scan.families);
     const familiesOfRule = new Map(rules.map((r) => [r.id, r.families.filter((f) => families.has(f))]));
     const ruleIds = filter.families?.length ? rules.filter((r) => familiesOfRule.get(r.id)!.length > 0).map((r) => r.id) : null;
     const types = await this.deps.results.typeResults(scan.id, filter.types?.length ? filter.types : null, page);

@@ -1,9 +1,11 @@
 import type { Migration } from 'kysely';
 import * as initial from './0001_initial.js';
 import * as scans from './0002_scans.js';
+import * as console from './0003_console.js';
 
 /** Every migration, in order. Names sort in the order they must run; never rename or edit a released one. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_scans': scans,
+  '0003_console': console,
 };

@@ -1,6 +1,7 @@
 import type { Environment, EnvironmentFilter, EnvironmentOrder, ScanStatus } from '../../domain/environments/types.js';
 import type { Event, EventFilter } from '../../domain/events/types.js';
 import type { Finding, RuleResult, Scan, ScannedResource, TypeResult } from '../../domain/scans/types.js';
+import type { OrgUser } from '../../domain/users/types.js';
 
 /**
  * Repository interfaces: what the domain asks of storage. Implementations live beside this file and speak Kysely;
@@ -213,4 +214,12 @@ export interface CloudInventoryRepository {
   update(resource: CloudResourceRecord): Promise<void>;
   delete(key: string, resourceId: string): Promise<void>;
   count(key: string): Promise<number>;
+}
+
+export interface UserRepository {
+  /** Emails are unique across organizations: an email signs in to exactly one organization. */
+  findByEmail(email: string): Promise<OrgUser | undefined>;
+  get(orgId: string, id: string): Promise<OrgUser | undefined>;
+  insert(user: OrgUser): Promise<void>;
+  update(user: OrgUser): Promise<void>;
 }

@@ -1,0 +1,53 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { OrgUser, UserStatus } from '../../domain/users/types.js';
+import type { Database, UsersTable } from '../schema.js';
+import type { UserRepository } from './types.js';
+
+export const toUser = (row: Selectable<UsersTable>): OrgUser => ({
+  id: row.id,
+  orgId: row.org_id,
+  email: row.email,
+  firstName: row.first_name,
+  lastName: row.last_name,
+  passwordHash: row.password_hash,
+  owner: row.owner === 1,
+  status: row.status as UserStatus,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+const toRow = (user: OrgUser): Selectable<UsersTable> => ({
+  id: user.id,
+  org_id: user.orgId,
+  email: user.email,
+  first_name: user.firstName,
+  last_name: user.lastName,
+  password_hash: user.passwordHash,
+  owner: user.owner ? 1 : 0,
+  status: user.status,
+  created_at: user.createdAt,
+  updated_at: user.updatedAt,
+});
+
+export class KyselyUserRepository implements UserRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async findByEmail(email: string): Promise<OrgUser | undefined> {
+    const row = await this.db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
+    return row && toUser(row);
+  }
+
+  async get(orgId: string, id: string): Promise<OrgUser | undefined> {
+    const row = await this.db.selectFrom('users').selectAll().where('id', '=', id).where('org_id', '=', orgId).executeTakeFirst();
+    return row && toUser(row);
+  }
+
+  async insert(user: OrgUser): Promise<void> {
+    await this.db.insertInto('users').values(toRow({ ...user, email: user.email.toLowerCase() })).execute();
+  }
+
+  async update(user: OrgUser): Promise<void> {
+    const { id, org_id: orgId, created_at: _createdAt, ...changes } = toRow(user);
+    await this.db.updateTable('users').set(changes).where('id', '=', id).where('org_id', '=', orgId).execute();
+  }
+}
