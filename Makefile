@@ -31,6 +31,7 @@ check-generated: deps ## Fail when generated/ is stale against specs/
 build: deps ## Compile the server into dist/
 	rm -rf dist
 	tsc -p tsconfig.build.json
+	npm run build --silent -w console
 
 run: build ## Start the server (SQLite under ./data, demo data; see README for the variables)
 	DEMO_DATA=$${DEMO_DATA:-true} node dist/server/src/main.js

@@ -40,7 +40,7 @@ async function measure(url: string, connections: number, headers: Record<string,
 async function main(): Promise<void> {
   if (PINNED) await run('taskset', ['-p', '-c', '1', String(process.pid)]);
   const dir = await mkdtemp(join(tmpdir(), 'bench-'));
-  const env = { ...process.env, DATABASE_URL: `sqlite:${join(dir, 'app.db')}`, CONDUCTOR_ROOT_SECRET_FILE: join(dir, 'root'), DEMO_DATA: 'false', VALIDATE_RESPONSES: 'false' };
+  const env = { ...process.env, DATABASE_URL: `sqlite:${join(dir, 'app.db')}`, CONDUCTOR_ROOT_SECRET_FILE: join(dir, 'root'), CONSOLE_ADMIN_PASSWORD_FILE: join(dir, 'admin'), DEMO_DATA: 'false', VALIDATE_RESPONSES: 'false' };
   const { stdout } = await run(process.execPath, ['dist/server/src/admin.js', 'api-clients', 'create', '--name', 'bench', '--json'], { cwd: ROOT, env });
   const { client_id, client_secret } = JSON.parse(stdout) as { client_id: string; client_secret: string };
   const headers = { authorization: basic(client_id, client_secret) };

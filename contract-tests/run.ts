@@ -21,6 +21,8 @@ import { MOCK_APIS, startMock, type MockApi } from './prism/mocks.js';
 const run = promisify(execFile);
 const basic = (user: string, secret: string) => `Basic ${Buffer.from(`${user}:${secret}`).toString('base64')}`;
 const HOOKS = join(ROOT, 'contract-tests/dredd/hooks.cjs');
+/** The console user the contract run signs in as (the server creates it at first start). */
+const CONSOLE_ADMIN = { email: 'contract@example.com', password: randomBytes(18).toString('base64url') };
 const SKIPPED = createRequire(import.meta.url)('./dredd/skipped.cjs') as Record<string, string>;
 
 interface Outcome {
@@ -55,6 +57,8 @@ async function dredd(name: string, api: MockApi, target: 'server' | 'mock', endp
     CONTRACT_ENDPOINT: endpoint,
     CONTRACT_AUTHORIZATION: authorization,
     CONTRACT_SPEC: join(ROOT, 'generated', api, 'swagger.yaml'),
+    CONTRACT_CONSOLE_EMAIL: CONSOLE_ADMIN.email,
+    CONTRACT_CONSOLE_PASSWORD: CONSOLE_ADMIN.password,
     NODE_NO_WARNINGS: '1',
   };
   const args = [join(ROOT, 'generated', api, 'swagger.yaml'), endpoint, '--hookfiles', HOOKS, '--language', 'nodejs', '--loglevel', 'warning', '--color', 'false'];
@@ -78,6 +82,9 @@ async function startServer(dir: string, rootSecret: string): Promise<{ server: S
     DATABASE_URL: `sqlite:${join(dir, 'app.db')}`,
     CONDUCTOR_ROOT_SECRET: rootSecret,
     CONDUCTOR_ROOT_SECRET_FILE: join(dir, 'root-secret'),
+    CONSOLE_ADMIN_PASSWORD_FILE: join(dir, 'admin-password'),
+    CONSOLE_ADMIN_EMAIL: CONSOLE_ADMIN.email,
+    CONSOLE_ADMIN_PASSWORD: CONSOLE_ADMIN.password,
     VALIDATE_RESPONSES: 'true',
     DEMO_DATA: 'false',
     PORT: String(await freePort()),

@@ -79,8 +79,115 @@ let scanned;
 const scannedEnvironment = () =>
   (scanned ??= newEnvironment().then(async (env) => ({ env, scan: await finishedScan(env.id) })));
 
+const EXAMPLE_NOTIFICATION = exampleOf('notification_id_path');
+
+/** A notification example's body, watching a new environment instead of the example's environment id. */
+async function watchingNewEnvironment(bodyText) {
+  return { ...JSON.parse(bodyText), environments: [(await newEnvironment()).id] };
+}
+
+async function newNotification() {
+  return call('POST', '/notifications', await watchingNewEnvironment(JSON.stringify(example('CreateNotificationInput'))));
+}
+
+// Custom rules, groups and invites made by fixtures carry a number, since names and pending emails are unique.
+let fixtureCount = 0;
+const fixtureName = (name) => `${name} ${(fixtureCount += 1)}`;
+const EXAMPLE_RULE = exampleOf('rule_id_path');
+const EXAMPLE_INVITE = exampleOf('invite_id_path');
+const EXAMPLE_USER = exampleOf('user_id_path');
+
+async function newCustomRule() {
+  return call('POST', '/rules', { ...example('CreateCustomRuleInput'), name: fixtureName('fixture rule') });
+}
+
+async function newGroup() {
+  return call('POST', '/groups', { ...example('CreateGroupInput'), name: fixtureName('fixture group') });
+}
+
+async function newInvite() {
+  return call('POST', '/invites', { email: `invitee-${(fixtureCount += 1)}@example.com`, group_ids: [(await newGroup()).id] });
+}
+
+/** Users join through the web console; the organization's first user (its admin) serves the user examples. */
+async function someUser() {
+  const users = await call('GET', '/users?max_items=1');
+  if (users.items.length === 0) throw new Error('the organization has no user; the user examples need its first admin');
+  return users.items[0];
+}
+
 // Fixtures per operation, for runs against the real server: each makes the ids in the example exist.
+// The console, against the real server: a session of the configured admin, signed in once and shared, and
+// fixtures for the console's example ids.
+const consoleCredentials = { email: process.env.CONTRACT_CONSOLE_EMAIL, password: process.env.CONTRACT_CONSOLE_PASSWORD };
+async function signInToConsole() {
+  const res = await fetch(`${endpoint}${swagger.basePath}/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(consoleCredentials),
+  });
+  if (!res.ok) throw new Error(`console sign-in answered ${res.status}: ${await res.text()}`);
+  const { csrf_token: csrf } = await res.json();
+  return { cookie: res.headers.get('set-cookie').split(';')[0], csrf };
+}
+let sharedConsoleSession;
+const consoleSession = () => (sharedConsoleSession ??= signInToConsole());
+
+async function consoleCall(method, path, body) {
+  const { cookie, csrf } = await consoleSession();
+  const res = await fetch(`${endpoint}${swagger.basePath}${path}`, {
+    method,
+    headers: { cookie, 'x-csrf-token': csrf, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`fixture ${method} ${path} answered ${res.status}: ${await res.text()}`);
+  return res.status === 204 ? undefined : res.json();
+}
+
+const EXAMPLE_CLIENT = exampleOf('client_id');
+let clientCounter = 0;
+const newApiClient = () => consoleCall('POST', '/api-clients', { name: `contract-fixture-${(clientCounter += 1)}` });
+
+const CONSOLE_FIXTURES = {
+  async signIn(transaction) {
+    transaction.request.body = JSON.stringify(consoleCredentials);
+  },
+  async signOut(transaction) {
+    // A session of its own: signing out must not end the one the other transactions use.
+    const own = await signInToConsole();
+    transaction.request.headers.Cookie = own.cookie;
+    transaction.request.headers['X-CSRF-Token'] = own.csrf;
+  },
+  async getApiClient(transaction) {
+    usePathValue(transaction, EXAMPLE_CLIENT, (await newApiClient()).client_id);
+  },
+  async generateApiClientSecret(transaction) {
+    usePathValue(transaction, EXAMPLE_CLIENT, (await newApiClient()).client_id);
+  },
+  async revokeApiClientSecret(transaction) {
+    const client = await newApiClient();
+    await consoleCall('POST', `/api-clients/${client.client_id}/secret`);
+    usePathValue(transaction, EXAMPLE_CLIENT, client.client_id);
+  },
+  async deleteApiClient(transaction) {
+    usePathValue(transaction, EXAMPLE_CLIENT, (await newApiClient()).client_id);
+  },
+};
+
 const FIXTURES = {
+  async createNotification(transaction) {
+    transaction.request.body = JSON.stringify(await watchingNewEnvironment(transaction.request.body));
+  },
+  async updateNotification(transaction) {
+    usePathValue(transaction, EXAMPLE_NOTIFICATION, (await newNotification()).notification_id);
+    transaction.request.body = JSON.stringify(await watchingNewEnvironment(transaction.request.body));
+  },
+  async deleteNotification(transaction) {
+    usePathValue(transaction, EXAMPLE_NOTIFICATION, (await newNotification()).notification_id);
+  },
+  async listNotificationDeliveries(transaction) {
+    usePathValue(transaction, EXAMPLE_NOTIFICATION, (await newNotification()).notification_id);
+  },
   async getEnvironment(transaction) {
     usePathValue(transaction, EXAMPLE_ENVIRONMENT, (await newEnvironment()).id);
   },
@@ -114,6 +221,39 @@ const FIXTURES = {
   async getComplianceByResourceTypes(transaction) {
     usePathValue(transaction, EXAMPLE_SCAN, (await scannedEnvironment()).scan.id);
   },
+  async createCustomRule(transaction) {
+    const body = JSON.parse(transaction.request.body);
+    transaction.request.body = JSON.stringify({ ...body, name: fixtureName(body.name) });
+  },
+  async getCustomRule(transaction) {
+    usePathValue(transaction, EXAMPLE_RULE, (await newCustomRule()).id);
+  },
+  async updateCustomRule(transaction) {
+    usePathValue(transaction, EXAMPLE_RULE, (await newCustomRule()).id);
+  },
+  async deleteCustomRule(transaction) {
+    usePathValue(transaction, EXAMPLE_RULE, (await newCustomRule()).id);
+  },
+  async testCustomRule(transaction) {
+    const body = JSON.parse(transaction.request.body);
+    transaction.request.body = JSON.stringify({ ...body, scan_id: (await scannedEnvironment()).scan.id });
+  },
+  async testCustomRuleInput(transaction) {
+    usePathValue(transaction, EXAMPLE_SCAN, (await scannedEnvironment()).scan.id);
+  },
+  async createInvite(transaction) {
+    const body = JSON.parse(transaction.request.body);
+    transaction.request.body = JSON.stringify({ ...body, group_ids: [(await newGroup()).id] });
+  },
+  async getInviteById(transaction) {
+    usePathValue(transaction, EXAMPLE_INVITE, (await newInvite()).id);
+  },
+  async editUsersGroupAssignments(transaction) {
+    transaction.request.body = JSON.stringify({ user_ids: [(await someUser()).id], group_ids: [(await newGroup()).id] });
+  },
+  async getUserById(transaction) {
+    usePathValue(transaction, EXAMPLE_USER, (await someUser()).id);
+  },
 };
 
 // Dredd's validator knows only JSON Schema formats and stops on OpenAPI's own int32 / int64; the types stay, only
@@ -138,7 +278,7 @@ hooks.beforeEach((transaction, done) => {
     transaction.fail = `no operation in the ${api} spec for ${transaction.request.method} ${transaction.origin.resourceName}`;
     return done();
   }
-  if (api === 'console') {
+  if (api === 'console' && target === 'mock') {
     transaction.request.headers.Cookie = 'console_session=contract-tests';
     transaction.request.headers['X-CSRF-Token'] = 'contract-tests';
   } else if (authorization) {
@@ -165,9 +305,16 @@ hooks.beforeEach((transaction, done) => {
     transaction.skip = true;
     return done();
   }
-  const fixture = FIXTURES[op.operationId];
-  if (!fixture) return done();
-  fixture(transaction).then(
+  const fixture = api === 'console' ? CONSOLE_FIXTURES[op.operationId] : FIXTURES[op.operationId];
+  const prepare = async () => {
+    if (api === 'console') {
+      const { cookie, csrf } = await consoleSession();
+      transaction.request.headers.Cookie = cookie;
+      transaction.request.headers['X-CSRF-Token'] = csrf;
+    }
+    if (fixture) await fixture(transaction);
+  };
+  prepare().then(
     () => done(),
     (error) => {
       transaction.fail = String(error);

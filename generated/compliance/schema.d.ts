@@ -109,7 +109,8 @@ export interface paths {
          * Create a group
          * @description Creates a group granting `policy` over `environment_ids` (`["*"]` = all current and future environments) to
          *     its future members. It starts without users or API clients; add users with `PATCH /users`. 409 when a group
-         *     of that name exists; 404 when an environment id is unknown.
+         *     of that name (compared case-insensitively) exists; 404 when an environment id is unknown, naming it; `*` mixed
+         *     with environment ids is a 400.
          */
         post: operations["createGroup"];
         delete?: never;
@@ -133,10 +134,11 @@ export interface paths {
         put?: never;
         /**
          * Invite a person
-         * @description Invites an email address into the organization with the given groups; the invite is emailed through the
-         *     configured SMTP server and accepted in the web console. It expires 7 days after creation unless `expires` is
-         *     `false`. 409 when a `PENDING` invite for that address exists or the address already belongs to a user; 404 when
-         *     a group id is unknown.
+         * @description Invites an email address (compared case-insensitively, stored in lower case) into the organization with the
+         *     given groups; the invited person accepts it in the web console. It expires 7 days after creation unless
+         *     `expires` is `false`. 409 when a `PENDING` invite for that address exists or the address already belongs to a
+         *     user of the organization (an `EXPIRED` invite does not block a new one); 404 when a group id is unknown, naming
+         *     it.
          */
         post: operations["createInvite"];
         delete?: never;
@@ -239,7 +241,8 @@ export interface paths {
         };
         /**
          * List notifications
-         * @description Lists the organization's notifications, oldest first. There is no operation to get a single notification; page through this list.
+         * @description Lists the organization's notifications, oldest first. There is no operation to get a single notification; page
+         *     through this list. The delivery attempts of one notification are listed by `GET /notifications/{notification_id}/deliveries`.
          */
         get: operations["listNotifications"];
         put?: never;
@@ -248,8 +251,10 @@ export interface paths {
          * @description Creates a notification. After each scan of a watched environment, the scan's events of the chosen kinds are
          *     delivered: by email to `emails` through the configured SMTP server, and by webhook as an HTTP POST to
          *     `webhook_url` signed with the header `X-Signature-256: sha256=<hex HMAC-SHA256 of the raw body, keyed with
-         *     webhook_secret>`. Failed deliveries are retried with exponential backoff; the outcome shows in `last_error` and
-         *     `last_delivery_at`. At least one of `emails` or `webhook_url` is required. Unknown environment ids are a 404.
+         *     webhook_secret>`. Failed deliveries are retried with exponential backoff (up to 5 attempts); the outcome shows in
+         *     `last_error` and `last_delivery_at`, and every attempt in `GET /notifications/{notification_id}/deliveries`. At
+         *     least one of `emails` or `webhook_url` is required. An environment id that does not name an environment of the
+         *     organization is a 400 naming the id.
          */
         post: operations["createNotification"];
         delete?: never;
@@ -276,14 +281,45 @@ export interface paths {
          * Replace a notification
          * @description Replaces the notification with the body (PUT: a full replace; absent optional fields become empty), except
          *     that an absent `webhook_secret` keeps the stored secret, since it cannot be read back. Same rules as creation.
+         *     Deliveries already queued use the notification as it is when they are sent. Another organization's
+         *     notification is a 404.
          */
         put: operations["updateNotification"];
         post?: never;
         /**
          * Delete a notification
-         * @description Deletes the notification; deliveries not yet sent are dropped. No body is returned.
+         * @description Deletes the notification and its recorded delivery attempts; deliveries not yet sent are dropped. No body is returned.
          */
         delete: operations["deleteNotification"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notifications/{notification_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the notification (its `notification_id`).
+                 * @example 2c4e6a8b-0d1f-4a3c-8e5b-7d9f1a3c5e7b
+                 */
+                notification_id: components["parameters"]["notification_id_path"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List delivery attempts of a notification
+         * @description Lists every recorded attempt to deliver the notification, newest first: one entry per attempt, per transport
+         *     (`webhook`, `email`), with its outcome. Attempts of one delivery share a `delivery_id`, which is also the
+         *     `X-Delivery-Id` header of its webhook requests. Attempts still waiting for their backoff to end are not listed
+         *     until they are made. Another organization's notification is a 404.
+         */
+        get: operations["listNotificationDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -305,10 +341,12 @@ export interface paths {
         /**
          * Create a custom rule
          * @description Creates a custom rule, `ENABLED`: a CEL (Common Expression Language) expression evaluated per resource of
-         *     `resource_type` with the variable `resource` bound to the resource's JSON document; `true` passes, `false`
-         *     fails. It joins every later scan of environments of its providers. A `rule_text` that does not compile is a 400
-         *     whose message carries the compiler's message and position, e.g.
-         *     `body.rule_text: 1:26: undeclared reference to 'resourc'`. Warnings are returned in `errors`.
+         *     `resource_type` with the variable `resource` bound to the resource's JSON document (see
+         *     `GET /rules/test/input`); `true` passes, `false` fails. It joins every later scan of environments of its
+         *     providers. A `rule_text` that does not compile, or does not yield a bool, is a 400 whose message carries the
+         *     compiler's message and its `line:column`, e.g. `rule_text: 1:1: Unknown variable: resourc`. Warnings (the text
+         *     compiles but probably does not do what was meant) are returned in `errors`. 409 when a custom rule of that name
+         *     (compared case-insensitively) exists in the organization.
          */
         post: operations["createCustomRule"];
         delete?: never;
@@ -339,16 +377,21 @@ export interface paths {
         post?: never;
         /**
          * Delete a custom rule
-         * @description Deletes the rule; scans that start afterwards no longer evaluate it (results of past scans are kept). No body is returned.
+         * @description Deletes the rule; scans that start afterwards no longer evaluate it. Compliance results list the custom rules
+         *     the organization has enabled when they are read, so the results of earlier scans no longer list it either. No
+         *     body is returned.
          */
         delete: operations["deleteCustomRule"];
         options?: never;
         head?: never;
         /**
          * Update a custom rule
-         * @description Changes the fields sent; absent fields are unchanged. A new `rule_text` must compile (400 with the compiler's
-         *     message and `line:column` otherwise). `status` enables or disables the rule; the change applies to scans that
-         *     start afterwards.
+         * @description Changes the fields sent; absent fields are unchanged. The rule as it ends up must be valid as on create: its
+         *     text must compile (400 with the compiler's message and `line:column` otherwise), its providers must match the
+         *     prefix of its resource type and its families must be valid for its providers. A new `name` must not be taken by
+         *     another custom rule of the organization (409). `status` enables or disables the rule; the change applies to
+         *     scans that start afterwards (and, as compliance results list the rules enabled when they are read, to the
+         *     results shown for earlier scans).
          */
         patch: operations["updateCustomRule"];
         trace?: never;
@@ -367,7 +410,10 @@ export interface paths {
          * @description Evaluates a CEL rule text, without saving it, on every resource of `resource_type` in the scan `scan_id`, with the
          *     variable `resource` bound to each resource's JSON document (the documents `GET /rules/test/input` returns).
          *     A `rule_text` that does not compile is a 400 whose message carries the compiler's message and position
-         *     (`line:column`). Unknown scan: 404.
+         *     (`line:column`), e.g. `rule_text: 1:1: Unknown variable: resourc`. The scan must be a `SUCCESS` scan of the
+         *     caller's organization: an unknown scan is a 404, a scan that did not succeed a 400. A resource type the scan's
+         *     provider does not support is a 400. Every resource of the type is evaluated and counts in `result` and
+         *     `resource_count`; `resources` lists the first 1000 by resource id (`is_truncated` tells whether more exist).
          */
         post: operations["testCustomRule"];
         delete?: never;
@@ -386,7 +432,10 @@ export interface paths {
         /**
          * Get the input of a custom rule test
          * @description Returns the JSON documents of the resources of `resource_type` in the scan `scan_id`: exactly what a CEL rule
-         *     sees as the variable `resource`, one evaluation per document. Use it to write and debug `rule_text`.
+         *     sees as the variable `resource`, one evaluation per document. Use it to write and debug `rule_text`. At most
+         *     1000 documents are returned, the first by resource id; `is_truncated` tells whether the scan holds more. The
+         *     scan must be a `SUCCESS` scan of the caller's organization: an unknown scan is a 404, a scan that did not
+         *     succeed a 400. A resource type the scan's provider does not support is a 400.
          */
         get: operations["testCustomRuleInput"];
         put?: never;
@@ -802,8 +851,9 @@ export interface components {
          * @description A new custom rule; it starts `ENABLED`. `rule_text` is a CEL expression over the variable `resource`; text that
          *     does not compile is a 400 whose message carries the compiler's message and position (`line:column`), and an
          *     expression that is not boolean is a 400 too. `providers` must match the prefix of `resource_type`
-         *     (`PROVA` for `PROVIDER_A` / `PROVIDER_A_GOV`, `PROVB` for `PROVIDER_B`); when neither `providers` nor the
-         *     deprecated `provider` is sent, it defaults to every provider of that prefix.
+         *     (`PROVA` for `PROVIDER_A` / `PROVIDER_A_GOV`, `PROVB` for `PROVIDER_B`), and every one of them must support
+         *     `resource_type`; when neither `providers` nor the deprecated `provider` is sent, it defaults to every provider of
+         *     that prefix. `severity` defaults to `Medium`. `families` must be valid for every provider of the rule.
          * @example {
          *       "name": "Bucket versioning enabled",
          *       "description": "S3 buckets must keep versioning enabled so deleted objects can be recovered.",
@@ -812,7 +862,7 @@ export interface components {
          *         "PROVIDER_A_GOV"
          *       ],
          *       "resource_type": "PROVA.S3.Bucket",
-         *       "rule_text": "has(resource.versioning) && resource.versioning.enabled == true",
+         *       "rule_text": "resource.properties.versioning == \"Enabled\"",
          *       "severity": "Medium",
          *       "source": "CUSTOM",
          *       "families": [
@@ -826,7 +876,10 @@ export interface components {
              * @default
              */
             description?: string;
-            /** @description Compliance families whose results include this rule. Default `[]`. */
+            /**
+             * @description Compliance families whose results include this rule, under the control `<family> CUSTOM <name>`. `[]` (the
+             *     default): every family an environment's scan evaluates.
+             */
             families?: components["schemas"]["ComplianceFamily"][];
             /** @description Name of the rule. */
             name: string;
@@ -927,7 +980,7 @@ export interface components {
          */
         CreateGroupInput: {
             /**
-             * @description Environments covered; `["*"]` alone means all current and future environments. Default `[]`.
+             * @description Environments covered (at most 1000); `["*"]` alone means all current and future environments. Default `[]`.
              * @default []
              */
             environment_ids?: string[];
@@ -961,11 +1014,11 @@ export interface components {
              * @default true
              */
             expires?: boolean;
-            /** @description Groups granted on acceptance. */
+            /** @description Groups granted on acceptance (at most 100). */
             group_ids: string[];
         };
         /**
-         * @description A new notification. At least one of `emails` (non-empty) or `webhook_url` is required (400 otherwise). With a `webhook_url`, `webhook_secret` is required.
+         * @description A new notification. At least one of `emails` (non-empty) or `webhook_url` is required (400 otherwise). With a `webhook_url`, `webhook_secret` is required; without one, a `webhook_secret` is ignored.
          * @example {
          *       "name": "Production drift",
          *       "events": [
@@ -985,7 +1038,7 @@ export interface components {
         CreateNotificationInput: {
             /** @description Email recipients. */
             emails?: string[];
-            /** @description Ids of the environments to watch, or `["*"]` alone for all environments, including future ones. Unknown ids are a 404. */
+            /** @description Ids of the environments to watch, or `["*"]` alone for all environments, including future ones. An id that names no environment of the organization is a 400. */
             environments: string[];
             /** @description Event kinds that trigger it. */
             events: ("compliance" | "drift" | "remediation")[];
@@ -1002,13 +1055,18 @@ export interface components {
         /**
          * @description A custom compliance rule: a CEL (Common Expression Language) expression evaluated once per resource of
          *     `resource_type`, with the variable `resource` bound to the resource's JSON document (the documents
-         *     `GET /rules/test/input` returns). It must evaluate to a boolean: `true` = PASS, `false` = FAIL; an evaluation
-         *     error (e.g. a missing field) = UNKNOWN for that resource. Evaluation is bounded in cost and time. `ENABLED`
+         *     `GET /rules/test/input` returns). It must evaluate to a boolean: `true` = PASS, `false` = FAIL. A resource the
+         *     rule cannot be evaluated on (e.g. a field it reads is missing) fails it in a scan, with the reason as message;
+         *     `POST /rules/test` tells these apart (`UNKNOWN`, `ERROR`). Evaluation is bounded in cost and time. `ENABLED`
          *     rules join every later scan of environments of their providers; `DISABLED` rules do not run; `INVALID` rules (the
          *     text no longer compiles, or the resource type is no longer supported) do not run until fixed.
          */
         CustomRule: {
-            /** @description Controls the rule is reported under (one `CUSTOM <name>` control per family). */
+            /**
+             * @description Controls the rule is reported under: `<family> CUSTOM <name>` for each of its `families` (the name cut to 200
+             *     characters). A rule without families is reported under `<family> CUSTOM <name>` of every family a scan
+             *     evaluates, and lists none here.
+             */
             compliance_controls: string[];
             /**
              * Format: int64
@@ -1021,7 +1079,7 @@ export interface components {
             created_by_display_name?: string;
             /** @description What the rule checks and how to fix a failure. */
             description: string;
-            /** @description Compliance families whose results include this rule (valid for its providers). */
+            /** @description Compliance families whose results include this rule (valid for its providers); `[]`: every family a scan evaluates. */
             families: components["schemas"]["ComplianceFamily"][];
             /**
              * Format: uuid
@@ -1034,7 +1092,7 @@ export interface components {
             /** @description Providers whose environments the rule applies to. Replaces the deprecated `provider` (which, when shown, is the first entry). */
             providers: components["schemas"]["CustomRuleProvider"][];
             resource_type: components["schemas"]["ResourceType"];
-            /** @description The CEL expression, e.g. `resource.versioning.enabled == true`. */
+            /** @description The CEL expression, e.g. `resource.properties.versioning == "Enabled"`. */
             rule_text: string;
             severity: components["schemas"]["RuleSeverity"];
             /**
@@ -1118,9 +1176,9 @@ export interface components {
          *     }
          */
         EditUsersGroupAssignmentsInput: {
-            /** @description Groups the users belong to afterwards. */
+            /** @description Groups the users belong to afterwards (at most 100). */
             group_ids: string[];
-            /** @description Users to update. */
+            /** @description Users to update (at most 1000). */
             user_ids: string[];
         };
         /**
@@ -1300,7 +1358,7 @@ export interface components {
             name: string;
             /** @description The policy granted, e.g. `builtin:READONLY`. */
             policy: string;
-            /** @description Members, user id to name. */
+            /** @description Members, user id to name (first and last name, or the email address of a user without a name). */
             users: {
                 [key: string]: string;
             };
@@ -1430,13 +1488,22 @@ export interface components {
             type: "NotFound";
         };
         /**
-         * @description A notification: after each scan, the events it recorded whose kind is in `events` and whose environment is in
-         *     `environments` are delivered, at most once per scan and notification, by email to `emails` (through the
-         *     configured SMTP server) and/or by webhook to `webhook_url`. The webhook is an HTTP POST of JSON
-         *     `{notification_id, environment_id, scan_id, events: [Event...]}` with header
-         *     `X-Signature-256: sha256=<hex HMAC-SHA256 of the raw body keyed with webhook_secret>`; a failed delivery (network
-         *     error or non-2xx answer) is retried with exponential backoff. The outcome of the latest delivery is recorded in
-         *     `last_delivery_at` and `last_error`.
+         * @description A notification: after each successful scan of an environment in `environments` that recorded events of a kind in
+         *     `events`, one delivery per transport is made: an email to `emails` (through the SMTP server the operator
+         *     configured with `SMTP_URL`) and/or a webhook to `webhook_url`. A scan that recorded no such event delivers nothing.
+         *
+         *     The webhook is an HTTP POST of JSON `{notification_id, environment_id, scan_id, events: [Event...]}`, listing
+         *     every event of the scan whose kind is in `events` (each as `GET /events` shows it, in the order the scan recorded
+         *     them), with the headers `X-Signature-256: sha256=<hex HMAC-SHA256 of the raw body keyed with webhook_secret>` and
+         *     `X-Delivery-Id: <uuid>`, the same on every attempt of one delivery so that a receiver can drop repeats. It fails
+         *     on a network error, after 10 seconds without an answer, or on a non-2xx answer. The email's subject names the
+         *     event kinds and the environment (`[compliance] DRIFT, COMPLIANCE events in production-us`), its text the number
+         *     of events of each kind and the scan id.
+         *
+         *     A failed attempt is retried with exponential backoff, up to 5 attempts per delivery; every attempt is recorded
+         *     (`GET /notifications/{notification_id}/deliveries`). `last_delivery_at` is the time of the latest attempt;
+         *     `last_error` is the error of the latest delivery that gave up after its last attempt, cleared by the next
+         *     delivery that succeeds.
          */
         Notification: {
             /**
@@ -1450,7 +1517,8 @@ export interface components {
             emails: string[];
             /**
              * @description Environments it watches, each entry mapping one environment id to its name. A notification for all
-             *     environments (created with `["*"]`) shows the single entry `{"*": "All environments"}`.
+             *     environments (created with `["*"]`) shows the single entry `{"*": "All environments"}`. An environment
+             *     deleted since is no longer listed (nor watched).
              */
             environments: {
                 [key: string]: string;
@@ -1462,7 +1530,7 @@ export interface components {
              * @description Time of the latest delivery attempt (Unix seconds); `null` when nothing was delivered yet.
              */
             last_delivery_at: number | null;
-            /** @description Error of the latest delivery; `null` when it succeeded or nothing was delivered yet. */
+            /** @description Error of the latest delivery that failed on its last attempt, prefixed with its transport (`webhook:` or `email:`); `null` when nothing failed yet or a later delivery succeeded. */
             last_error: string | null;
             /** @description Name of the notification. */
             name: string;
@@ -1483,6 +1551,84 @@ export interface components {
              * @description Webhook URL; `null` when none.
              */
             webhook_url: string | null;
+        };
+        /** @description A page of delivery attempts. */
+        NotificationDeliveries: {
+            /**
+             * Format: int64
+             * @description Number of items in this page.
+             */
+            count: number;
+            /** @description Whether more items exist past this page. */
+            is_truncated: boolean;
+            /** @description The page. */
+            items: components["schemas"]["NotificationDelivery"][];
+            /**
+             * Format: int64
+             * @description Present only when `is_truncated` is true; the `offset` of the next page.
+             */
+            next_offset?: number;
+        };
+        /** @description One attempt to deliver a notification after a scan, by one transport. */
+        NotificationDelivery: {
+            /**
+             * Format: int32
+             * @description Number of the attempt within its delivery, from 1.
+             */
+            attempt: number;
+            /**
+             * Format: int64
+             * @description When the attempt was made (Unix seconds).
+             */
+            attempted_at: number;
+            /**
+             * Format: uuid
+             * @description Id shared by the attempts of one delivery; sent as the `X-Delivery-Id` header of webhook requests.
+             */
+            delivery_id: string;
+            /**
+             * Format: uuid
+             * @description Environment of that scan.
+             */
+            environment_id: string;
+            /** @description Why the attempt failed; `null` when it succeeded. */
+            error: string | null;
+            /**
+             * Format: int32
+             * @description Webhook only; the HTTP status the receiver answered, `null` when none (network error, timeout) or for email.
+             */
+            http_status: number | null;
+            /**
+             * Format: uuid
+             * @description Id of the attempt.
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description Id of the notification.
+             */
+            notification_id: string;
+            /**
+             * Format: uuid
+             * @description Scan whose events were delivered.
+             */
+            scan_id: string;
+            /** @description Email only; the SMTP server's final answer (e.g. `250 OK`), `null` when none or for webhooks. */
+            smtp_response: string | null;
+            /**
+             * @description Outcome of the attempt.
+             * @enum {string}
+             */
+            status: "succeeded" | "failed";
+            /** @description Where it delivered to, as the notification was at the time of the attempt; the webhook URL, or the email recipients separated by `, `. */
+            target: string;
+            /**
+             * @description How the attempt delivered.
+             * @enum {string}
+             */
+            transport: "webhook" | "email";
+            /** @description A failed attempt that is not the delivery's last; another attempt follows after a backoff. */
+            will_retry: boolean;
         };
         /** @description A page of notifications. */
         Notifications: {
@@ -1887,7 +2033,7 @@ export interface components {
          * @description A CEL rule text to evaluate, without saving it, against the resources of one type in one scan.
          * @example {
          *       "scan_id": "7b2e4f6a-1c3d-4e5f-8a9b-0c1d2e3f4a5b",
-         *       "rule_text": "has(resource.versioning) && resource.versioning.enabled == true",
+         *       "rule_text": "resource.properties.versioning == \"Enabled\"",
          *       "resource_type": "PROVA.S3.Bucket"
          *     }
          */
@@ -1901,11 +2047,19 @@ export interface components {
              */
             scan_id: string;
         };
-        /** @description The documents a rule of this resource type would see in this scan, one per resource. */
+        /** @description The documents a rule of this resource type would see in this scan, one per resource (at most 1000). */
         TestCustomRuleInputScan: {
+            /** @description Whether the scan holds more than the 1000 documents returned. */
+            is_truncated: boolean;
             resource_type: components["schemas"]["ResourceType"];
-            /** @description The resource documents (free-form JSON objects) bound to `resource` when the rule is evaluated. */
-            resources: Record<string, never>[];
+            /**
+             * @description The resource documents bound to `resource` when the rule is evaluated, by resource id: `id`, `type`, `name`,
+             *     `region` (`null` for global types), `account`, `tags`, `properties` (the type's settings) and, for
+             *     `provider_b`, `resource_group`. At most 1000.
+             */
+            resources: {
+                [key: string]: unknown;
+            }[];
             /**
              * Format: uuid
              * @description The scan.
@@ -1916,10 +2070,17 @@ export interface components {
         TestCustomRuleOutput: {
             /** @description Warnings found in the rule text (text that does not compile is a 400 instead). */
             errors: components["schemas"]["CustomRuleError"][];
-            /** @description One entry per resource of the type in the scan. */
+            /** @description Whether `resources` lists fewer entries than `resource_count` (it lists at most 1000). */
+            is_truncated: boolean;
+            /**
+             * Format: int64
+             * @description How many resources of the type the scan holds; each was evaluated.
+             */
+            resource_count: number;
+            /** @description One entry per resource of the type in the scan, by resource id, at most 1000. */
             resources: components["schemas"]["TestCustomRuleOutputResource"][];
             /**
-             * @description Overall: `ERROR` when any resource errored, else `FAIL` when any failed, else `UNKNOWN` when any was unknown (or there were no resources), else `PASS`.
+             * @description Overall, over every resource of the type: `ERROR` when any resource errored, else `FAIL` when any failed, else `UNKNOWN` when any was unknown (or there were no resources), else `PASS`.
              * @enum {string}
              */
             result: "PASS" | "FAIL" | "UNKNOWN" | "ERROR";
@@ -2049,7 +2210,7 @@ export interface components {
         UpdateNotificationInput: {
             /** @description Email recipients. */
             emails?: string[];
-            /** @description Ids of the environments to watch, or `["*"]` alone for all environments, including future ones. Unknown ids are a 404. */
+            /** @description Ids of the environments to watch, or `["*"]` alone for all environments, including future ones. An id that names no environment of the organization is a 400. */
             environments: string[];
             /** @description Event kinds that trigger it. */
             events: ("compliance" | "drift" | "remediation")[];
@@ -2499,7 +2660,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     createGroup: {
@@ -2531,7 +2691,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     listInvites: {
@@ -2565,7 +2724,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     createInvite: {
@@ -2597,7 +2755,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getInviteById: {
@@ -2629,7 +2786,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getPermissions: {
@@ -2727,7 +2883,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     createNotification: {
@@ -2756,9 +2911,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     updateNotification: {
@@ -2795,7 +2948,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     deleteNotification: {
@@ -2825,7 +2977,42 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
+        };
+    };
+    listNotificationDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Maximum number of items in the page. */
+                max_items?: components["parameters"]["max_items"];
+                /** @description Number of items to skip; send the previous page's `next_offset` to read the next page. */
+                offset?: components["parameters"]["offset"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the notification (its `notification_id`).
+                 * @example 2c4e6a8b-0d1f-4a3c-8e5b-7d9f1a3c5e7b
+                 */
+                notification_id: components["parameters"]["notification_id_path"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of delivery attempts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationDeliveries"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     listCustomRules: {
@@ -2864,7 +3051,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     createCustomRule: {
@@ -2893,8 +3079,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getCustomRule: {
@@ -2926,7 +3112,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     deleteCustomRule: {
@@ -2956,7 +3141,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     updateCustomRule: {
@@ -2992,8 +3176,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     testCustomRule: {
@@ -3024,7 +3208,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     testCustomRuleInput: {
@@ -3061,7 +3244,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     listScans: {
@@ -3305,7 +3487,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     editUsersGroupAssignments: {
@@ -3334,7 +3515,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getUserById: {
@@ -3366,7 +3546,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
 }

@@ -663,7 +663,6 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     createApiClient: {
@@ -693,7 +692,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getApiClient: {
@@ -724,7 +722,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     deleteApiClient: {
@@ -754,7 +751,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     generateApiClientSecret: {
@@ -788,7 +784,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     revokeApiClientSecret: {
@@ -821,7 +816,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getSession: {
@@ -847,7 +841,6 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     signIn: {
@@ -880,7 +873,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     signOut: {
@@ -905,7 +897,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
 }

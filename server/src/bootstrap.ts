@@ -10,8 +10,13 @@ import { migrateToLatest, openDatabase } from './storage/database.js';
 export async function bootstrap(config: Config, clock: Clock = systemClock): Promise<Services> {
   const database = openDatabase(config.databaseUrl);
   await migrateToLatest(database);
-  const services = createServices(database, clock, { simulator: { driftRate: config.simDriftRate } });
-  await services.organizations.ensure(DEFAULT_ORGANIZATION);
+  const services = createServices(database, clock, {
+    simulator: { driftRate: config.simDriftRate },
+    notifications: { smtpUrl: config.smtpUrl, smtpFrom: config.smtpFrom },
+  });
+  const org = await services.organizations.ensure(DEFAULT_ORGANIZATION);
+  const adminFile = await services.consoleAuth.ensureAdmin(org.id, config.consoleAdminEmail, config.consoleAdminPassword, config.consoleAdminPasswordFile);
+  if (adminFile) console.log(`console admin ${config.consoleAdminEmail}: password generated and written to ${adminFile} (readable by its owner only)`);
   const generated = await services.conductorUsers.ensureRoot({
     configured: config.conductorRootSecret,
     file: config.conductorRootSecretFile,

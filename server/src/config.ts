@@ -9,12 +9,20 @@ export interface Config {
   demoData: boolean;
   conductorRootSecret: string | undefined;
   conductorRootSecretFile: string;
+  /** The first console user of the default organization. */
+  consoleAdminEmail: string;
+  consoleAdminPassword: string | undefined;
+  consoleAdminPasswordFile: string;
   validateResponses: boolean;
   shutdownTimeoutMs: number;
   /** Share of an account's resources the simulated cloud changes between two scans. */
   simDriftRate: number;
   /** How often the scan scheduler looks for due environments. */
   schedulerIntervalMs: number;
+  /** SMTP server of email notifications (`smtp://` or `smtps://`); unset, email deliveries fail saying so. */
+  smtpUrl: string | undefined;
+  /** Sender address of email notifications. */
+  smtpFrom: string;
 }
 
 export class ConfigError extends Error {
@@ -54,6 +62,19 @@ function fraction(env: Env, name: string, fallback: number): number {
   return value;
 }
 
+function adminEmail(env: Env): string {
+  const raw = env.CONSOLE_ADMIN_EMAIL || 'admin@example.com';
+  if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(raw)) throw new ConfigError('CONSOLE_ADMIN_EMAIL', `must be an email address, got '${raw}'`);
+  return raw.toLowerCase();
+}
+
+function adminPassword(env: Env): string | undefined {
+  const raw = env.CONSOLE_ADMIN_PASSWORD;
+  if (raw === undefined || raw === '') return undefined;
+  if (raw.length < 12) throw new ConfigError('CONSOLE_ADMIN_PASSWORD', 'must be at least 12 characters long');
+  return raw;
+}
+
 function databaseUrl(env: Env): string {
   const raw = env.DATABASE_URL;
   if (raw === undefined || raw === '') return 'sqlite:./data/app.db';
@@ -69,6 +90,30 @@ function rootSecret(env: Env): string | undefined {
   return raw;
 }
 
+function smtpUrl(env: Env): string | undefined {
+  const raw = env.SMTP_URL;
+  if (raw === undefined || raw === '') return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  // The value may carry a password: the message shows only the scheme and host.
+  if (!url || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || url.hostname === '') {
+    throw new ConfigError('SMTP_URL', "must be 'smtp://host:port' or 'smtps://user:password@host:port'");
+  }
+  return raw;
+}
+
+function smtpFrom(env: Env): string {
+  const raw = env.SMTP_FROM || 'compliance@localhost';
+  if (!/^([^<>@]*<[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/.test(raw.trim())) {
+    throw new ConfigError('SMTP_FROM', `must be an email address, optionally as 'Name <address>', got '${raw}'`);
+  }
+  return raw.trim();
+}
+
 export function loadConfig(env: Env = process.env): Config {
   return {
     port: integer(env, 'PORT', 3000, 0, 65535),
@@ -77,9 +122,14 @@ export function loadConfig(env: Env = process.env): Config {
     demoData: boolean(env, 'DEMO_DATA', false),
     conductorRootSecret: rootSecret(env),
     conductorRootSecretFile: env.CONDUCTOR_ROOT_SECRET_FILE || './data/conductor-root-secret',
+    consoleAdminEmail: adminEmail(env),
+    consoleAdminPassword: adminPassword(env),
+    consoleAdminPasswordFile: env.CONSOLE_ADMIN_PASSWORD_FILE || './data/console-admin-password',
     validateResponses: boolean(env, 'VALIDATE_RESPONSES', false),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     simDriftRate: fraction(env, 'SIM_DRIFT_RATE', 0.02),
     schedulerIntervalMs: integer(env, 'SCHEDULER_INTERVAL_MS', 15_000, 100, 3_600_000),
+    smtpUrl: smtpUrl(env),
+    smtpFrom: smtpFrom(env),
   };
 }

@@ -1,25 +1,37 @@
 import type { Clock } from './domain/clock.js';
 import { ApiClientService } from './domain/auth/api-clients.js';
 import { ConductorUserService } from './domain/auth/conductor-users.js';
+import { ConsoleAuthService } from './domain/console/sessions.js';
 import { EnvironmentService } from './domain/environments/service.js';
 import { SimulatedCloud, type SimulatorOptions } from './domain/cloud/simulator/simulated-cloud.js';
 import { EventService } from './domain/events/service.js';
 import { JobQueue, type JobQueueOptions } from './domain/jobs/queue.js';
 import { RuleSource } from './domain/scans/rule-set.js';
+import { CustomRuleService } from './domain/custom-rules/service.js';
+import { AccessService } from './domain/access/service.js';
 import { ScanRunner } from './domain/scans/runner.js';
 import { ScanScheduler } from './domain/scans/scheduler.js';
 import { SCAN_JOB, ScanService } from './domain/scans/service.js';
 import { OrganizationService } from './domain/organizations/service.js';
+import { NOTIFICATION_DELIVERY_JOB, NotificationService, type DeliveryJob } from './domain/notifications/service.js';
+import { HttpWebhookSender, SmtpEmailSender } from './domain/notifications/transports.js';
+import { eventBody } from './http/compliance/presenters.js';
+import { KyselyNotificationRepository } from './storage/repositories/notifications.js';
 import type { DatabaseHandle } from './storage/database.js';
 import { KyselyApiClientRepository } from './storage/repositories/api-clients.js';
 import { KyselyCloudInventoryRepository } from './storage/repositories/cloud-inventory.js';
 import { KyselyConductorUserRepository } from './storage/repositories/conductor-users.js';
+import { KyselySessionRepository, KyselySignInFailureRepository } from './storage/repositories/console.js';
+import { KyselyUserRepository } from './storage/repositories/users.js';
 import { KyselyEnvironmentRepository } from './storage/repositories/environments.js';
 import { KyselyEventRepository } from './storage/repositories/events.js';
 import { KyselyJobRepository } from './storage/repositories/jobs.js';
 import { KyselyOrganizationRepository } from './storage/repositories/organizations.js';
 import { KyselyScanResultRepository } from './storage/repositories/scan-results.js';
 import { KyselyScanRepository } from './storage/repositories/scans.js';
+import { KyselyCustomRuleRepository } from './storage/repositories/custom-rules.js';
+import { KyselyGroupRepository } from './storage/repositories/groups.js';
+import { KyselyInviteRepository } from './storage/repositories/invites.js';
 
 /** Every use case of the product, wired to one database and one clock. HTTP handlers and jobs call only these. */
 export interface Services {
@@ -27,18 +39,24 @@ export interface Services {
   database: DatabaseHandle;
   organizations: OrganizationService;
   apiClients: ApiClientService;
+  consoleAuth: ConsoleAuthService;
   conductorUsers: ConductorUserService;
   environments: EnvironmentService;
   scans: ScanService;
   events: EventService;
+  notifications: NotificationService;
   cloud: SimulatedCloud;
   jobs: JobQueue;
   scheduler: ScanScheduler;
+  customRules: CustomRuleService;
+  access: AccessService;
 }
 
 export interface ServiceOptions {
   jobs?: JobQueueOptions;
   simulator?: Partial<SimulatorOptions>;
+  /** Where email notifications go out; without smtpUrl, email deliveries fail with a message saying so. */
+  notifications?: { smtpUrl?: string; smtpFrom?: string };
 }
 
 export function createServices(database: DatabaseHandle, clock: Clock, options: ServiceOptions = {}): Services {
@@ -49,9 +67,39 @@ export function createServices(database: DatabaseHandle, clock: Clock, options: 
   const eventRepository = new KyselyEventRepository(db);
   const jobs = new JobQueue(new KyselyJobRepository(db, database.dialect), clock, options.jobs);
   const cloud = new SimulatedCloud(new KyselyCloudInventoryRepository(db), clock, { driftRate: 0.02, ...options.simulator });
-  const rules = new RuleSource();
+  const customRules = new CustomRuleService({
+    rules: new KyselyCustomRuleRepository(db),
+    scans: scanRepository,
+    environments: environmentRepository,
+    results,
+    apiClients: new KyselyApiClientRepository(db),
+    clock,
+  });
+  // Scans evaluate the organization's enabled custom rules beside the built-in catalog.
+  const rules = new RuleSource(customRules.activeRules);
   const scans = new ScanService({ environments: environmentRepository, scans: scanRepository, results, rules, jobs, clock });
-  const runner = new ScanRunner({ environments: environmentRepository, scans: scanRepository, results, events: eventRepository, cloud, rules, clock });
+  const notifications = new NotificationService({
+    notifications: new KyselyNotificationRepository(db),
+    environments: environmentRepository,
+    events: eventRepository,
+    jobs,
+    clock,
+    webhook: new HttpWebhookSender(),
+    email: new SmtpEmailSender({ url: options.notifications?.smtpUrl, from: options.notifications?.smtpFrom }),
+    // Webhook bodies carry events exactly as GET /events shows them.
+    eventDocument: eventBody,
+  });
+  jobs.register(NOTIFICATION_DELIVERY_JOB, (payload, context) => notifications.deliver(payload as DeliveryJob, context.job));
+  const runner = new ScanRunner({
+    environments: environmentRepository,
+    scans: scanRepository,
+    results,
+    events: eventRepository,
+    cloud,
+    rules,
+    clock,
+    afterScan: (scan, events) => notifications.dispatchForScan(scan, events),
+  });
   jobs.register(SCAN_JOB, async (payload, context) => {
     const { orgId, scanId } = payload as { orgId: string; scanId: string };
     await runner.run(orgId, scanId, context.heartbeat);
@@ -61,12 +109,27 @@ export function createServices(database: DatabaseHandle, clock: Clock, options: 
     database,
     organizations: new OrganizationService(new KyselyOrganizationRepository(db), clock),
     apiClients: new ApiClientService(new KyselyApiClientRepository(db), clock),
+    consoleAuth: new ConsoleAuthService(
+      new KyselyUserRepository(db),
+      new KyselyOrganizationRepository(db),
+      new KyselySessionRepository(db),
+      new KyselySignInFailureRepository(db),
+      clock,
+    ),
     conductorUsers: new ConductorUserService(new KyselyConductorUserRepository(db), clock),
     environments: new EnvironmentService({ environments: environmentRepository, scans: scanRepository, clock }),
     scans,
     events: new EventService(environmentRepository, eventRepository),
+    notifications,
     cloud,
     jobs,
     scheduler: new ScanScheduler(environmentRepository, scanRepository, jobs, scans, runner, clock),
+    customRules,
+    access: new AccessService({
+      groups: new KyselyGroupRepository(db, database.dialect),
+      invites: new KyselyInviteRepository(db),
+      users: new KyselyUserRepository(db),
+      clock,
+    }),
   };
 }

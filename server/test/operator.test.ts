@@ -18,6 +18,7 @@ async function scratchEnv(): Promise<NodeJS.ProcessEnv> {
     ...process.env,
     DATABASE_URL: `sqlite:${join(dir, 'app.db')}`,
     CONDUCTOR_ROOT_SECRET_FILE: join(dir, 'root-secret'),
+    CONSOLE_ADMIN_PASSWORD_FILE: join(dir, 'admin-password'),
     PORT: '0',
     DEMO_DATA: 'false',
   };

@@ -56,9 +56,6 @@ describeEachDatabase('HTTP platform', (db) => {
 
   describe('operations not implemented yet', () => {
     it('answer 501 with the error body of their API', async () => {
-      const scans = await server.request('GET', '/v0/notifications');
-      expect(scans.status).toBe(501);
-      expect(scans.body).toEqual({ type: 'NotImplemented', code: 501, message: 'listNotifications is not implemented yet' });
       const accounts = await server.request('GET', '/api/v0/accounts', { auth: server.rootAuth });
       expect(accounts.status).toBe(501);
       expect(accounts.body).toEqual({ code: 501, message: 'listAccounts is not implemented yet', errors: [] });

@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'bad_request'
   | 'unauthenticated'
   | 'forbidden'
+  | 'invalid_csrf_token'
   | 'not_found'
   | 'method_not_allowed'
   | 'conflict'
@@ -30,12 +31,15 @@ export interface ErrorDetail {
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly details: ErrorDetail[];
+  /** rate_limited only: seconds until another attempt may succeed. */
+  readonly retryAfter: number | undefined;
 
-  constructor(code: ErrorCode, message: string, options: { details?: ErrorDetail[]; cause?: unknown } = {}) {
+  constructor(code: ErrorCode, message: string, options: { details?: ErrorDetail[]; cause?: unknown; retryAfter?: number } = {}) {
     super(message, { cause: options.cause });
     this.name = 'AppError';
     this.code = code;
     this.details = options.details ?? [];
+    this.retryAfter = options.retryAfter;
   }
 
   /** An input field broke a rule; `field` is its path in the request, e.g. `body.scan_interval`. */

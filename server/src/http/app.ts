@@ -8,10 +8,11 @@ import { API_NAMES, loadApiDocument, type ApiDocument, type ApiName } from './ap
 import { complianceHandlers } from './compliance/index.js';
 import { conductorHandlers } from './conductor/index.js';
 import { consoleHandlers } from './console/index.js';
+import { mountConsole } from './console-app.js';
 import type { HandlerContext } from './context.js';
 import { errorRenderer } from './errors.js';
 import { bindOperations, dispatcher } from './registry.js';
-import { basicAuth, type SecurityHandler } from './security.js';
+import { basicAuth, consoleSecurity, type SecurityHandler } from './security.js';
 
 export interface AppOptions {
   services: Services;
@@ -36,8 +37,7 @@ function securityHandlers(api: ApiName, services: Services): Record<string, Secu
     case 'conductor':
       return { basicAuth: basicAuth((user, secret) => services.conductorUsers.authenticate(user, secret)) };
     case 'console':
-      // Console sessions arrive with the console issue; until then no session exists, so every call needs sign-in.
-      return { consoleSession: async () => false, csrfToken: async () => false };
+      return consoleSecurity(services);
   }
 }
 
@@ -118,6 +118,8 @@ export function createApp(options: AppOptions): App {
   };
   app.use('/docs', swaggerUi.serveFiles(undefined, docsOptions), swaggerUi.setup(undefined, docsOptions));
 
+  // The console's pages at /console; it passes everything under /console/api on to the console API below.
+  mountConsole(app);
   for (const api of Object.values(apis)) mountApi(app, api, options, context);
 
   return { express: app, setDraining: (value) => (draining = value) };

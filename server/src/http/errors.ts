@@ -10,6 +10,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   bad_request: 400,
   unauthenticated: 401,
   forbidden: 403,
+  invalid_csrf_token: 403,
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
@@ -30,6 +31,7 @@ const TYPE_OF: Record<ErrorCode, string> = {
   bad_request: 'BadRequest',
   unauthenticated: 'AuthenticationError',
   forbidden: 'AuthorizationError',
+  invalid_csrf_token: 'InvalidCsrfToken',
   not_found: 'NotFound',
   method_not_allowed: 'MethodNotAllowed',
   conflict: 'Conflict',
@@ -41,6 +43,11 @@ const TYPE_OF: Record<ErrorCode, string> = {
   not_implemented: 'NotImplemented',
   unavailable: 'ServiceUnavailable',
 };
+
+/** What a CSRF refusal says; the one place both the check and the error mapping read it from. */
+export const CSRF_REFUSED = 'The X-CSRF-Token header is missing or does not match the session';
+/** Marks a 401 that came from a security handler, which answers with the API's standard message. */
+const FROM_SECURITY = 'credentials missing or invalid';
 
 /** Seed 000 §7 and product.md §6: what an authentication failure says on each API. */
 const UNAUTHENTICATED: Record<ApiName, { message: string; challenge: string }> = {
@@ -117,9 +124,13 @@ export function toAppError(error: unknown): AppError {
       return new AppError(missing ? 'missing_parameter' : 'invalid_parameter', describeProblems(errors) || error.message || 'invalid request');
     }
     case 401:
-      return new AppError('unauthenticated', error.message ?? 'unauthenticated');
+      // The validator refuses a missing X-CSRF-Token header itself; it checks the session cookie first, so a
+      // refusal naming the token means the session was fine and only the CSRF token is missing.
+      if (/x-csrf-token/i.test(error.message ?? '')) return new AppError('invalid_csrf_token', CSRF_REFUSED);
+      return new AppError('unauthenticated', FROM_SECURITY);
     case 403:
-      return new AppError('forbidden', error.message ?? 'forbidden');
+      // The console's CSRF check is a security handler; the validator keeps only its status and message.
+      return new AppError(error.message === CSRF_REFUSED ? 'invalid_csrf_token' : 'forbidden', error.message ?? 'forbidden');
     case 404:
       return new AppError('not_found', 'no such operation; see the API documentation at /docs');
     case 405:
@@ -147,6 +158,7 @@ function setHeaders(res: Response, api: ApiName, error: AppError, original: unkn
   }
   const extra = isValidatorError(original) ? original.headers : undefined;
   if (extra) res.set(extra);
+  if (error.retryAfter !== undefined) res.set('Retry-After', String(error.retryAfter));
 }
 
 /** Renders every error of one API in that API's error body. */
@@ -156,7 +168,7 @@ export function errorRenderer(api: ApiName): ErrorRequestHandler {
     const error = toAppError(raw);
     const status = STATUS_OF[error.code];
     if (status >= 500 && error.code !== 'not_implemented') console.error(`[${api}]`, raw);
-    const message = error.code === 'unauthenticated' ? UNAUTHENTICATED[api].message : error.message;
+    const message = error.code === 'unauthenticated' && error.message === FROM_SECURITY ? UNAUTHENTICATED[api].message : error.message;
     setHeaders(res, api, error, raw);
     res.status(status).json(body(api, status, error, message));
   };

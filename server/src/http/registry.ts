@@ -33,6 +33,8 @@ export interface HandlerRequest<Op, Principal> {
   query: QueryParams<Op>;
   body: RequestBody<Op>;
   principal: Principal;
+  /** The client's address, for rate limits. */
+  remoteAddress: string;
 }
 
 export type Handler<Op, Principal, Context> = (request: HandlerRequest<Op, Principal>, context: Context) => Promise<Reply<Op>>;
@@ -94,7 +96,7 @@ export function dispatcher(table: Map<string, BoundOperation>, context: unknown)
     // Path parameters come from the validator's match: Express resets req.params in every router layer.
     const path = req.openapi?.pathParams ?? {};
     const reply = await bound.handler(
-      { path, query: req.query, body: req.body, principal: req.principal } as HandlerRequest<unknown, unknown>,
+      { path, query: req.query, body: req.body, principal: req.principal, remoteAddress: req.ip ?? '' } as HandlerRequest<unknown, unknown>,
       context as never,
     );
     res.status(reply.status);

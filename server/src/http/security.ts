@@ -1,4 +1,9 @@
 import type { Request } from 'express';
+import { csrfMatches } from '../domain/console/sessions.js';
+import type { Services } from '../services.js';
+import { SESSION_COOKIE, cookieOf } from './console/cookies.js';
+import type { ConsolePrincipal } from './console/types.js';
+import { CSRF_REFUSED } from './errors.js';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -37,5 +42,36 @@ export function basicAuth<P>(authenticate: (user: string, secret: string) => Pro
     if (!principal) return false;
     req.principal = principal;
     return true;
+  };
+}
+
+/**
+ * The console's two schemes: the session cookie, and the CSRF token header on state-changing calls. The validator
+ * runs both handlers of a requirement at once, so each looks the session up through one lookup per request.
+ */
+export function consoleSecurity(services: Services): Record<string, SecurityHandler> {
+  const sessions = new WeakMap<Request, Promise<ConsolePrincipal | undefined>>();
+  const principalOf = (req: Request): Promise<ConsolePrincipal | undefined> => {
+    let found = sessions.get(req);
+    if (!found) {
+      const token = cookieOf(req, SESSION_COOKIE);
+      found = token ? services.consoleAuth.session(token).then((session) => session && { session, token }) : Promise.resolve(undefined);
+      sessions.set(req, found);
+    }
+    return found;
+  };
+  return {
+    consoleSession: async (req) => {
+      const principal = await principalOf(req);
+      if (!principal) return false;
+      req.principal = principal;
+      return true;
+    },
+    csrfToken: async (req) => {
+      const principal = await principalOf(req);
+      if (!principal) return false;
+      if (!csrfMatches(req.get('x-csrf-token'), principal.session.csrfToken)) throw Object.assign(new Error(CSRF_REFUSED), { status: 403 });
+      return true;
+    },
   };
 }

@@ -12,6 +12,8 @@ export type DialectName = 'sqlite' | 'postgres';
 export interface DatabaseHandle {
   db: Kysely<Database>;
   dialect: DialectName;
+  /** PostgreSQL only: the schema the handle works in, when not the default one. */
+  schema?: string;
   close(): Promise<void>;
 }
 
@@ -68,14 +70,16 @@ function openPostgres(connectionString: string, schema: string | undefined): Dat
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', close: () => db.destroy() };
+  return { db, dialect: 'postgres', ...(schema && { schema }), close: () => db.destroy() };
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 /** Brings the schema up to date. Safe to run from several processes at once: the migrator takes a lock. */
 export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {
-  const migrator = new Migrator({ db: handle.db, provider });
+  // The migrator looks for its own tables across every schema; naming the schema keeps databases that share a
+  // server (one schema per test suite) from seeing each other's.
+  const migrator = new Migrator({ db: handle.db, provider, ...(handle.schema && { migrationTableSchema: handle.schema }) });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

@@ -193,6 +193,114 @@ export interface SignInFailuresTable {
   at: number;
 }
 
+export interface NotificationsTable {
+  id: string;
+  org_id: string;
+  name: string;
+  /** Lower-case event kinds, JSON. */
+  events: string;
+  /** 1: every environment of the organization, including later ones; notification_environments is then empty. */
+  all_environments: number;
+  /** JSON. */
+  emails: string;
+  webhook_url: string | null;
+  /** Kept in clear: it keys the HMAC of every delivery. Never shown. */
+  webhook_secret: string | null;
+  created_at: number;
+  created_by: string;
+  updated_at: number;
+  updated_by: string;
+  last_error: string | null;
+  last_delivery_at: number | null;
+}
+
+export interface NotificationEnvironmentsTable {
+  notification_id: string;
+  environment_id: string;
+}
+
+export interface NotificationDeliveriesTable {
+  id: string;
+  notification_id: string;
+  /** Shared by the attempts of one delivery (the id of its job). */
+  delivery_id: string;
+  scan_id: string;
+  environment_id: string;
+  transport: string;
+  target: string;
+  attempt: number;
+  status: string;
+  will_retry: number;
+  http_status: number | null;
+  smtp_response: string | null;
+  error: string | null;
+  attempted_at: number;
+}
+
+export interface CustomRulesTable {
+  id: string;
+  org_id: string;
+  name: string;
+  description: string;
+  /** ["PROVIDER_A", …], JSON. */
+  providers: string;
+  resource_type: string;
+  rule_text: string;
+  severity: string;
+  status: string;
+  /** Compliance families, JSON; [] = every family a scan evaluates. */
+  families: string;
+  created_at: number;
+  created_by: string;
+  created_by_name: string;
+  updated_at: number;
+  updated_by: string;
+  updated_by_name: string;
+}
+
+export interface GroupsTable {
+  id: string;
+  org_id: string;
+  name: string;
+  policy: string;
+  /** 1: every environment of the organization, present and future. */
+  all_environments: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface GroupEnvironmentsTable {
+  group_id: string;
+  environment_id: string;
+}
+
+export interface GroupUsersTable {
+  group_id: string;
+  user_id: string;
+}
+
+export interface GroupApiClientsTable {
+  group_id: string;
+  client_id: string;
+}
+
+export interface InvitesTable {
+  id: string;
+  org_id: string;
+  email: string;
+  /** The email while the invite may be pending (unique per organization); null once accepted or expired. */
+  pending_email: string | null;
+  expires_at: number | null;
+  accepted_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface InviteGroupsTable {
+  invite_id: string;
+  group_id: string;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   api_clients: ApiClientsTable;
@@ -210,4 +318,14 @@ export interface Database {
   users: UsersTable;
   console_sessions: ConsoleSessionsTable;
   sign_in_failures: SignInFailuresTable;
+  notifications: NotificationsTable;
+  notification_environments: NotificationEnvironmentsTable;
+  notification_deliveries: NotificationDeliveriesTable;
+  custom_rules: CustomRulesTable;
+  groups: GroupsTable;
+  group_environments: GroupEnvironmentsTable;
+  group_users: GroupUsersTable;
+  group_api_clients: GroupApiClientsTable;
+  invites: InvitesTable;
+  invite_groups: InviteGroupsTable;
 }

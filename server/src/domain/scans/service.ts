@@ -14,6 +14,7 @@ export const SCAN_JOB = 'scan';
 /** Controls of each family, in catalog order. */
 const CONTROLS_OF_FAMILY = new Map<string, typeof CONTROLS[number][]>();
 for (const control of CONTROLS) CONTROLS_OF_FAMILY.set(control.family, [...(CONTROLS_OF_FAMILY.get(control.family) ?? []), control]);
+const CATALOG_CONTROL_IDS = new Set(CONTROLS.map((c) => c.id));
 /** Failing resources listed per result item; the item's count says how many there are in all. */
 export const LISTED_FAILURES = 100;
 
@@ -114,8 +115,10 @@ export class ScanService {
     const rulesOfControl = new Map<string, ActiveRule[]>();
     for (const rule of rules) for (const control of rule.controls) rulesOfControl.set(control.id, [...(rulesOfControl.get(control.id) ?? []), rule]);
     const all: Array<Omit<RuleComplianceItem, 'failedResources'>> = [];
+    // Controls outside the catalog (custom rules') follow the family's catalog controls.
+    const extraControls = [...new Map(rules.flatMap((r) => r.controls).filter((c) => !CATALOG_CONTROL_IDS.has(c.id)).map((c) => [c.id, c])).values()];
     for (const family of families) {
-      for (const control of CONTROLS_OF_FAMILY.get(family) ?? []) {
+      for (const control of [...(CONTROLS_OF_FAMILY.get(family) ?? []), ...extraControls.filter((c) => c.family === family)]) {
         for (const rule of rulesOfControl.get(control.id) ?? []) {
           const result = outcome.get(rule.id);
           const item = {

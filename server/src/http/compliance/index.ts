@@ -4,7 +4,12 @@ import type { HandlerMap } from '../registry.js';
 import * as environments from './environments.js';
 import * as events from './events.js';
 import * as metadata from './metadata.js';
+import * as notifications from './notifications.js';
 import * as scans from './scans.js';
+import * as customRules from './custom-rules.js';
+import * as invites from './invites.js';
+import * as groups from './groups.js';
+import * as users from './users.js';
 import * as swagger from './swagger.js';
 import type { Operations } from './types.js';
 
@@ -14,5 +19,10 @@ export const complianceHandlers = {
   ...scans,
   ...events,
   ...metadata,
+  ...notifications,
+  ...customRules,
+  ...invites,
+  ...groups,
+  ...users,
   ...swagger,
 } satisfies HandlerMap<Operations, ApiClientPrincipal, HandlerContext>;

@@ -1,6 +1,11 @@
-import type { operations } from '../../../../generated/console/schema.js';
 import type { HandlerContext } from '../context.js';
 import type { HandlerMap } from '../registry.js';
+import * as apiClients from './api-clients.js';
+import * as session from './session.js';
+import type { ConsolePrincipal, Operations } from './types.js';
 
-/** One module per tag; every console operation still declares 501 in the spec. */
-export const consoleHandlers = {} satisfies HandlerMap<operations, unknown, HandlerContext>;
+/** One module per tag; an operation without a handler (and without a 501 in the spec) does not compile. */
+export const consoleHandlers = {
+  ...session,
+  ...apiClients,
+} satisfies HandlerMap<Operations, ConsolePrincipal, HandlerContext>;

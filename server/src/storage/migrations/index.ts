@@ -2,10 +2,16 @@ import type { Migration } from 'kysely';
 import * as initial from './0001_initial.js';
 import * as scans from './0002_scans.js';
 import * as console from './0003_console.js';
+import * as notifications from './0004_notifications.js';
+import * as customRules from './0005_custom_rules.js';
+import * as access from './0006_access.js';
 
 /** Every migration, in order. Names sort in the order they must run; never rename or edit a released one. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_scans': scans,
   '0003_console': console,
+  '0004_notifications': notifications,
+  '0005_custom_rules': customRules,
+  '0006_access': access,
 };

@@ -1,6 +1,6 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { ApiClientsTable, Database } from '../schema.js';
-import type { ApiClient, ApiClientRepository, ApiClientStatus } from './types.js';
+import type { ApiClient, ApiClientOrder, ApiClientRepository, ApiClientStatus, Page, PageRequest, SortDirection } from './types.js';
 
 const toApiClient = (row: Selectable<ApiClientsTable>): ApiClient => ({
   clientId: row.client_id,
@@ -19,6 +19,49 @@ export class KyselyApiClientRepository implements ApiClientRepository {
   async get(clientId: string): Promise<ApiClient | undefined> {
     const row = await this.db.selectFrom('api_clients').selectAll().where('client_id', '=', clientId).executeTakeFirst();
     return row && toApiClient(row);
+  }
+
+  async findByName(orgId: string, name: string): Promise<ApiClient | undefined> {
+    const row = await this.db
+      .selectFrom('api_clients')
+      .selectAll()
+      .where('org_id', '=', orgId)
+      .where(sql<boolean>`lower(name) = ${name.toLowerCase()}`)
+      .executeTakeFirst();
+    return row && toApiClient(row);
+  }
+
+  /**
+   * The console table's orders. Secret age: the youngest secret first ascending, and clients without an active
+   * secret last (first descending). Last activity: never-used clients count as the oldest. Ties by name, then id.
+   */
+  async list(orgId: string, order: { by: ApiClientOrder; direction: SortDirection }, page: PageRequest): Promise<Page<ApiClient> & { total: number }> {
+    const dir = order.direction === 'asc' ? sql`asc` : sql`desc`;
+    const keys = {
+      name: [sql`lower(name) ${dir}`],
+      client_id: [sql`client_id ${dir}`],
+      // Youngest first = newest secret_created_at first; no active secret sorts as the oldest possible age.
+      secret_age: [sql`case when status = 'Active' then 0 else 1 end ${dir}`, sql`secret_created_at ${order.direction === 'asc' ? sql`desc` : sql`asc`}`],
+      last_activity: [sql`case when last_activity_at is null then 0 else 1 end ${dir}`, sql`last_activity_at ${dir}`],
+    }[order.by];
+    const rows = await this.db
+      .selectFrom('api_clients')
+      .selectAll()
+      .where('org_id', '=', orgId)
+      .orderBy(sql.join([...keys, sql`lower(name) asc`, sql`client_id asc`]))
+      .limit(page.limit + 1)
+      .offset(page.offset)
+      .execute();
+    const total = await this.db
+      .selectFrom('api_clients')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('org_id', '=', orgId)
+      .executeTakeFirstOrThrow();
+    return { items: rows.slice(0, page.limit).map(toApiClient), hasMore: rows.length > page.limit, total: Number(total.n) };
+  }
+
+  async delete(clientId: string): Promise<void> {
+    await this.db.deleteFrom('api_clients').where('client_id', '=', clientId).execute();
   }
 
   async insert(client: ApiClient): Promise<void> {

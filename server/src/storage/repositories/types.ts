@@ -1,7 +1,10 @@
 import type { Environment, EnvironmentFilter, EnvironmentOrder, ScanStatus } from '../../domain/environments/types.js';
 import type { Event, EventFilter } from '../../domain/events/types.js';
+import type { DeliveryAttempt, Notification } from '../../domain/notifications/types.js';
 import type { Finding, RuleResult, Scan, ScannedResource, TypeResult } from '../../domain/scans/types.js';
 import type { OrgUser } from '../../domain/users/types.js';
+import type { Group, Invite, NamedRef } from '../../domain/access/types.js';
+import type { CustomRule, CustomRuleFilter, CustomRuleProvider } from '../../domain/custom-rules/types.js';
 
 /**
  * Repository interfaces: what the domain asks of storage. Implementations live beside this file and speak Kysely;
@@ -84,6 +87,26 @@ export interface EventRepository {
   list(orgId: string, environmentId: string, filter: EventFilter, page: PageRequest): Promise<Page<Event>>;
 }
 
+export interface NotificationRepository {
+  /** Oldest first. */
+  list(orgId: string, page: PageRequest): Promise<Page<Notification>>;
+  get(orgId: string, id: string): Promise<Notification | undefined>;
+  /** Notifications of the organization that watch the environment, by name or as one of all environments. */
+  watching(orgId: string, environmentId: string): Promise<Notification[]>;
+  insert(notification: Notification): Promise<void>;
+  /** Writes the user's settings and watched environments; the delivery outcome is left to recordAttempt. */
+  update(notification: Notification): Promise<void>;
+  /** Also removes its recorded attempts. */
+  delete(orgId: string, id: string): Promise<boolean>;
+  /**
+   * Records one attempt and its outcome on the notification: last_delivery_at moves to the attempt, last_error
+   * becomes `lastError` unless that is undefined (kept). False when this attempt was recorded already.
+   */
+  recordAttempt(attempt: DeliveryAttempt, lastError: string | null | undefined): Promise<boolean>;
+  /** Newest first. */
+  listAttempts(notificationId: string, page: PageRequest): Promise<Page<DeliveryAttempt>>;
+}
+
 export interface Organization {
   id: string;
   name: string;
@@ -110,8 +133,14 @@ export interface ApiClient {
   createdAt: number;
 }
 
+export const API_CLIENT_ORDER = ['name', 'client_id', 'secret_age', 'last_activity'] as const;
+export type ApiClientOrder = (typeof API_CLIENT_ORDER)[number];
+
 export interface ApiClientRepository {
   get(clientId: string): Promise<ApiClient | undefined>;
+  findByName(orgId: string, name: string): Promise<ApiClient | undefined>;
+  list(orgId: string, order: { by: ApiClientOrder; direction: SortDirection }, page: PageRequest): Promise<Page<ApiClient> & { total: number }>;
+  delete(clientId: string): Promise<void>;
   insert(client: ApiClient): Promise<void>;
   update(client: ApiClient): Promise<void>;
   /** Records use in bulk: last activity is flushed periodically, not written on every request. */
@@ -222,4 +251,64 @@ export interface UserRepository {
   get(orgId: string, id: string): Promise<OrgUser | undefined>;
   insert(user: OrgUser): Promise<void>;
   update(user: OrgUser): Promise<void>;
+  /** The organization's users by creation time, optionally only the one with `email`. */
+  list(orgId: string, filter: { email?: string }, page: PageRequest, direction: SortDirection): Promise<Page<OrgUser>>;
+  /** Those of `ids` that are users of the organization. */
+  getMany(orgId: string, ids: readonly string[]): Promise<OrgUser[]>;
+}
+
+export interface CustomRuleRepository {
+  list(orgId: string, filter: CustomRuleFilter, page: PageRequest): Promise<Page<CustomRule>>;
+  get(orgId: string, id: string): Promise<CustomRule | undefined>;
+  /** False when the organization has a rule of that name already (names compare case-insensitively). */
+  insert(rule: CustomRule): Promise<boolean>;
+  /** False when another rule of the organization has that name. */
+  update(rule: CustomRule): Promise<boolean>;
+  delete(orgId: string, id: string): Promise<boolean>;
+  /** The organization's ENABLED rules that apply to the provider, by name. */
+  enabledFor(orgId: string, provider: CustomRuleProvider): Promise<CustomRule[]>;
+  /** Marks a rule that can no longer run INVALID, unless it was changed or disabled meanwhile. */
+  markInvalid(orgId: string, id: string, ruleText: string): Promise<void>;
+}
+
+export interface GroupRepository {
+  list(orgId: string, page: PageRequest, direction: SortDirection): Promise<Page<Group>>;
+  /** False when the organization has a group of that name already (names compare case-insensitively). */
+  insert(group: Group): Promise<boolean>;
+  /** Names of those of `ids` that are groups of the organization. */
+  names(orgId: string, ids: readonly string[]): Promise<Map<string, string>>;
+  /** Names of those of `ids` that are environments of the organization. */
+  environmentNames(orgId: string, ids: readonly string[]): Promise<Map<string, string>>;
+  /** Each of the users ends up a member of exactly `groupIds`, all in one transaction. */
+  replaceMemberships(userIds: readonly string[], groupIds: readonly string[]): Promise<void>;
+  groupsOfUsers(userIds: readonly string[]): Promise<Map<string, NamedRef[]>>;
+}
+
+export interface InviteRepository {
+  /** False when the organization has an invite for the address that is still pending at `now`. */
+  insert(invite: Invite, now: number): Promise<boolean>;
+  get(orgId: string, id: string): Promise<Invite | undefined>;
+  /** By creation time, optionally only the invites of `email`. */
+  list(orgId: string, filter: { email?: string }, page: PageRequest, direction: SortDirection): Promise<Page<Invite>>;
+}
+
+export interface StoredSession {
+  tokenHash: string;
+  userId: string;
+  orgId: string;
+  csrfToken: string;
+  createdAt: number;
+  expiresAt: number;
+}
+
+export interface SessionRepository {
+  insert(session: StoredSession): Promise<void>;
+  get(tokenHash: string): Promise<StoredSession | undefined>;
+  delete(tokenHash: string): Promise<void>;
+}
+
+export interface SignInFailureRepository {
+  record(keys: readonly string[], at: number): Promise<void>;
+  /** Failures of `key` since `since`, and the oldest of them. */
+  count(key: string, since: number): Promise<{ count: number; oldest: number }>;
 }

@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { OrgUser, UserStatus } from '../../domain/users/types.js';
 import type { Database, UsersTable } from '../schema.js';
-import type { UserRepository } from './types.js';
+import type { Page, PageRequest, SortDirection, UserRepository } from './types.js';
 
 export const toUser = (row: Selectable<UsersTable>): OrgUser => ({
   id: row.id,
@@ -49,5 +49,19 @@ export class KyselyUserRepository implements UserRepository {
   async update(user: OrgUser): Promise<void> {
     const { id, org_id: orgId, created_at: _createdAt, ...changes } = toRow(user);
     await this.db.updateTable('users').set(changes).where('id', '=', id).where('org_id', '=', orgId).execute();
+  }
+
+  async list(orgId: string, filter: { email?: string }, page: PageRequest, direction: SortDirection): Promise<Page<OrgUser>> {
+    let query = this.db.selectFrom('users').selectAll().where('org_id', '=', orgId);
+    if (filter.email !== undefined) query = query.where('email', '=', filter.email.toLowerCase());
+    // One row past the page tells whether another page exists without counting.
+    const rows = await query.orderBy('created_at', direction).orderBy('id', direction).limit(page.limit + 1).offset(page.offset).execute();
+    return { items: rows.slice(0, page.limit).map(toUser), hasMore: rows.length > page.limit };
+  }
+
+  async getMany(orgId: string, ids: readonly string[]): Promise<OrgUser[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db.selectFrom('users').selectAll().where('org_id', '=', orgId).where('id', 'in', ids).execute();
+    return rows.map(toUser);
   }
 }

@@ -1,0 +1,135 @@
+import type { Clock } from '../clock.js';
+import { ALL } from '../cloud/providers.js';
+import { AppError } from '../errors.js';
+import { newId } from '../ids.js';
+import type { OrgUser } from '../users/types.js';
+import type { GroupRepository, InviteRepository, Page, PageRequest, SortDirection, UserRepository } from '../../storage/repositories/types.js';
+import {
+  GROUP_POLICIES,
+  INVITE_LIFETIME_SECONDS,
+  type CreateGroupInput,
+  type CreateInviteInput,
+  type Group,
+  type GroupPolicy,
+  type Invite,
+  type InviteWithStatus,
+  type UserWithGroups,
+  inviteStatus,
+} from './types.js';
+
+export interface AccessServiceDeps {
+  groups: GroupRepository;
+  invites: InviteRepository;
+  users: UserRepository;
+  clock: Clock;
+}
+
+/** Who belongs to the organization and what they may reach: groups, invites and users' group memberships. */
+export class AccessService {
+  constructor(private readonly deps: AccessServiceDeps) {}
+
+  listGroups(orgId: string, page: PageRequest, direction: SortDirection): Promise<Page<Group>> {
+    return this.deps.groups.list(orgId, page, direction);
+  }
+
+  async createGroup(orgId: string, input: CreateGroupInput): Promise<Group> {
+    const name = input.name.trim();
+    if (name.length === 0) throw AppError.invalid('name', 'must not be blank');
+    const policy = checkPolicy(input.policy);
+    const ids = input.environment_ids ?? [];
+    if (new Set(ids).size !== ids.length) throw AppError.invalid('environment_ids', 'lists an environment twice');
+    const allEnvironments = ids.includes(ALL);
+    if (allEnvironments && ids.length > 1) throw AppError.invalid('environment_ids', "'*' stands for all environments and must be the only entry");
+    const environments = allEnvironments ? new Map<string, string>() : await this.deps.groups.environmentNames(orgId, ids);
+    const unknown = allEnvironments ? undefined : ids.find((id) => !environments.has(id));
+    if (unknown !== undefined) throw new AppError('not_found', `environment_ids: environment ${unknown} not found`);
+    const now = this.deps.clock.nowSeconds();
+    const group: Group = {
+      id: newId(),
+      orgId,
+      name,
+      policy,
+      allEnvironments,
+      environments: ids.filter((id) => id !== ALL).map((id) => ({ id, name: environments.get(id)! })),
+      users: [],
+      apiClients: [],
+      createdAt: now,
+      updatedAt: now,
+    };
+    if (!(await this.deps.groups.insert(group))) throw new AppError('conflict', `name: a group named '${name}' already exists`);
+    return group;
+  }
+
+  /** Each user ends up in exactly the groups given; unknown ids change nothing. */
+  async assignGroups(orgId: string, userIds: readonly string[], groupIds: readonly string[]): Promise<void> {
+    const users = new Set((await this.deps.users.getMany(orgId, userIds)).map((u) => u.id));
+    const unknownUser = userIds.find((id) => !users.has(id));
+    if (unknownUser !== undefined) throw new AppError('not_found', `user_ids: user ${unknownUser} not found`);
+    await this.groupNames(orgId, groupIds);
+    await this.deps.groups.replaceMemberships(userIds, groupIds);
+  }
+
+  async listInvites(orgId: string, email: string | undefined, page: PageRequest, direction: SortDirection): Promise<Page<InviteWithStatus>> {
+    const invites = await this.deps.invites.list(orgId, email === undefined ? {} : { email: email.toLowerCase() }, page, direction);
+    return { items: invites.items.map((invite) => this.withStatus(invite)), hasMore: invites.hasMore };
+  }
+
+  async getInvite(orgId: string, id: string): Promise<InviteWithStatus> {
+    const invite = await this.deps.invites.get(orgId, id);
+    if (!invite) throw AppError.notFound('invite', id);
+    return this.withStatus(invite);
+  }
+
+  async createInvite(orgId: string, input: CreateInviteInput): Promise<InviteWithStatus> {
+    const email = input.email.trim().toLowerCase();
+    const groups = await this.groupNames(orgId, input.group_ids);
+    const user = await this.deps.users.findByEmail(email);
+    if (user && user.orgId === orgId) throw new AppError('conflict', `email: ${email} already belongs to user ${user.id}`);
+    const now = this.deps.clock.nowSeconds();
+    const invite: Invite = {
+      id: newId(),
+      orgId,
+      email,
+      groups: input.group_ids.map((id) => ({ id, name: groups.get(id)! })),
+      expiresAt: input.expires === false ? null : now + INVITE_LIFETIME_SECONDS,
+      acceptedAt: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    if (!(await this.deps.invites.insert(invite, now))) throw new AppError('conflict', `email: ${email} already has a PENDING invite`);
+    return this.withStatus(invite);
+  }
+
+  private withStatus(invite: Invite): InviteWithStatus {
+    return { ...invite, status: inviteStatus(invite, this.deps.clock.nowSeconds()) };
+  }
+
+  async listUsers(orgId: string, email: string | undefined, page: PageRequest, direction: SortDirection): Promise<Page<UserWithGroups>> {
+    const users = await this.deps.users.list(orgId, email === undefined ? {} : { email }, page, direction);
+    return { items: await this.withGroups(users.items), hasMore: users.hasMore };
+  }
+
+  async getUser(orgId: string, id: string): Promise<UserWithGroups> {
+    const user = await this.deps.users.get(orgId, id);
+    if (!user) throw AppError.notFound('user', id);
+    return (await this.withGroups([user]))[0]!;
+  }
+
+  private async withGroups(users: readonly OrgUser[]): Promise<UserWithGroups[]> {
+    const groups = await this.deps.groups.groupsOfUsers(users.map((u) => u.id));
+    return users.map((user) => ({ user, groups: groups.get(user.id) ?? [] }));
+  }
+
+  /** The names of the groups, all of which must be groups of the organization. */
+  private async groupNames(orgId: string, ids: readonly string[]): Promise<Map<string, string>> {
+    const names = await this.deps.groups.names(orgId, ids);
+    const unknown = ids.find((id) => !names.has(id));
+    if (unknown !== undefined) throw new AppError('not_found', `group_ids: group ${unknown} not found`);
+    return names;
+  }
+}
+
+function checkPolicy(value: string): GroupPolicy {
+  if ((GROUP_POLICIES as readonly string[]).includes(value)) return value as GroupPolicy;
+  throw AppError.invalid('policy', `must be one of ${GROUP_POLICIES.join(', ')}`);
+}

@@ -1,0 +1,129 @@
+import { timingSafeEqual } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { Clock } from '../clock.js';
+import { AppError } from '../errors.js';
+import { newId, randomToken } from '../ids.js';
+import { hashSecret } from '../auth/secrets.js';
+import type { Organization, OrganizationRepository, SessionRepository, SignInFailureRepository, UserRepository } from '../../storage/repositories/types.js';
+import type { OrgUser } from '../users/types.js';
+import { hashPassword, verifyPassword } from './passwords.js';
+
+export const SESSION_SECONDS = 12 * 3600;
+/** Sign-in attempts: failures allowed per email and per client address in the window, before refusing. */
+export const SIGN_IN_WINDOW_SECONDS = 15 * 60;
+export const MAX_FAILURES_PER_EMAIL = 10;
+export const MAX_FAILURES_PER_ADDRESS = 50;
+
+export interface ConsoleSession {
+  user: OrgUser;
+  organization: Organization;
+  csrfToken: string;
+  expiresAt: number;
+}
+
+export interface SignedIn extends ConsoleSession {
+  /** Goes to the browser in an HttpOnly cookie; only its hash is stored. */
+  token: string;
+}
+
+/** Console sign-in, sessions and CSRF tokens, and the organization users who sign in. */
+export class ConsoleAuthService {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly organizations: OrganizationRepository,
+    private readonly sessions: SessionRepository,
+    private readonly failures: SignInFailureRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Creates a user who can sign in at once (the first admin, operators, tests). */
+  async createUser(orgId: string, email: string, password: string, details: { owner?: boolean; firstName?: string; lastName?: string } = {}): Promise<OrgUser> {
+    if (password.length < 12) throw AppError.invalid('password', 'must be at least 12 characters');
+    if (await this.users.findByEmail(email)) throw new AppError('conflict', `a user with email ${email} exists`);
+    const now = this.clock.nowSeconds();
+    const user: OrgUser = {
+      id: newId(),
+      orgId,
+      email: email.toLowerCase(),
+      firstName: details.firstName ?? null,
+      lastName: details.lastName ?? null,
+      passwordHash: await hashPassword(password),
+      owner: details.owner ?? false,
+      status: 'ACTIVE',
+      createdAt: now,
+      updatedAt: now,
+    };
+    await this.users.insert(user);
+    return user;
+  }
+
+  /**
+   * Makes sure the organization has its first admin (product.md §7). With no password configured, one is
+   * generated and written once to an owner-only file. Returns that file's path when a password was generated.
+   */
+  async ensureAdmin(orgId: string, email: string, password: string | undefined, passwordFile: string): Promise<string | undefined> {
+    if (await this.users.findByEmail(email)) return undefined;
+    if (password !== undefined) {
+      await this.createUser(orgId, email, password, { owner: true, firstName: 'Admin' });
+      return undefined;
+    }
+    // A password written by an earlier start (over another database) is reused rather than replaced.
+    const written = await readFile(passwordFile, 'utf8').then((text) => text.trim(), () => undefined);
+    if (written) {
+      await this.createUser(orgId, email, written, { owner: true, firstName: 'Admin' });
+      return undefined;
+    }
+    const generated = randomToken(18);
+    await mkdir(dirname(passwordFile), { recursive: true });
+    await writeFile(passwordFile, `${generated}\n`, { mode: 0o600, flag: 'wx' });
+    await this.createUser(orgId, email, generated, { owner: true, firstName: 'Admin' });
+    return passwordFile;
+  }
+
+  async signIn(email: string, password: string, address: string): Promise<SignedIn> {
+    const now = this.clock.nowSeconds();
+    const since = now - SIGN_IN_WINDOW_SECONDS;
+    const emailKey = `email:${email.toLowerCase()}`;
+    const addressKey = `address:${address}`;
+    const [byEmail, byAddress] = await Promise.all([this.failures.count(emailKey, since), this.failures.count(addressKey, since)]);
+    if (byEmail.count >= MAX_FAILURES_PER_EMAIL || byAddress.count >= MAX_FAILURES_PER_ADDRESS) {
+      const oldest = Math.min(byEmail.count >= MAX_FAILURES_PER_EMAIL ? byEmail.oldest : Infinity, byAddress.count >= MAX_FAILURES_PER_ADDRESS ? byAddress.oldest : Infinity);
+      throw new AppError('rate_limited', 'Too many failed sign-in attempts; try again later', {
+        retryAfter: Math.max(1, oldest + SIGN_IN_WINDOW_SECONDS - now),
+      });
+    }
+    const user = await this.users.findByEmail(email);
+    const valid = await verifyPassword(password, user?.status === 'ACTIVE' ? user.passwordHash : null);
+    if (!valid || !user) {
+      await this.failures.record([emailKey, addressKey], now);
+      throw new AppError('unauthenticated', 'Invalid email or password');
+    }
+    const organization = (await this.organizations.get(user.orgId))!;
+    const token = randomToken(32);
+    const session = { user, organization, csrfToken: randomToken(32), expiresAt: now + SESSION_SECONDS };
+    await this.sessions.insert({ tokenHash: hashSecret(token), userId: user.id, orgId: user.orgId, csrfToken: session.csrfToken, createdAt: now, expiresAt: session.expiresAt });
+    return { ...session, token };
+  }
+
+  /** The live session of a cookie token, if any. */
+  async session(token: string): Promise<ConsoleSession | undefined> {
+    const stored = await this.sessions.get(hashSecret(token));
+    if (!stored || stored.expiresAt <= this.clock.nowSeconds()) return undefined;
+    const [user, organization] = await Promise.all([this.users.get(stored.orgId, stored.userId), this.organizations.get(stored.orgId)]);
+    if (!user || user.status !== 'ACTIVE' || !organization) return undefined;
+    return { user, organization, csrfToken: stored.csrfToken, expiresAt: stored.expiresAt };
+  }
+
+  async signOut(token: string): Promise<void> {
+    await this.sessions.delete(hashSecret(token));
+  }
+}
+
+/** Compares a presented CSRF token with the session's in constant time. */
+export function csrfMatches(presented: string | undefined, expected: string): boolean {
+  if (presented === undefined) return false;
+  const a = Buffer.from(presented);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}

@@ -1,0 +1,291 @@
+import type { Clock } from '../clock.js';
+import type { Environment } from '../environments/types.js';
+import { AppError } from '../errors.js';
+import type { Event, EventType } from '../events/types.js';
+import { newId } from '../ids.js';
+import type { JobQueue } from '../jobs/queue.js';
+import type { Scan } from '../scans/types.js';
+import type {
+  EnvironmentRepository,
+  EventRepository,
+  NotificationRepository,
+  Page,
+  PageRequest,
+} from '../../storage/repositories/types.js';
+import { checkEmails, checkEvents, checkName, checkWebhookSecret, checkWebhookUrl, parseEnvironments } from './rules.js';
+import type { EmailMessage, EmailSender, SendOutcome, WebhookSender } from './transports.js';
+import {
+  byName,
+  eventTypeOf,
+  transportsOf,
+  type DeliveryAttempt,
+  type Notification,
+  type NotificationInput,
+  type Transport,
+  type WatchedEnvironment,
+} from './types.js';
+
+export const NOTIFICATION_DELIVERY_JOB = 'notification-delivery';
+/** Attempts per delivery, the first included; the job queue spaces them with exponential backoff. */
+export const DELIVERY_ATTEMPTS = 5;
+
+/** The order event kinds are named in, in subjects, bodies and webhook payloads. */
+const EVENT_ORDER: readonly EventType[] = ['DRIFT', 'REMEDIATION', 'COMPLIANCE'];
+const EVENTS_PAGE = 1000;
+
+/**
+ * What a delivery job carries: which scan's events, for which notification, by which transport. The events
+ * themselves are read when the delivery is made, so a job stays small however many events the scan recorded.
+ */
+export interface DeliveryJob {
+  orgId: string;
+  notificationId: string;
+  transport: Transport;
+  scanId: string;
+  environmentId: string;
+  scanCreatedAt: number;
+  scanFinishedAt: number;
+  /** The kinds of events to deliver (those the notification watches and the scan recorded), with their counts. */
+  counts: Partial<Record<EventType, number>>;
+}
+
+/** The job as the queue claimed it: which attempt this is, and how many are allowed. */
+export interface DeliveryRun {
+  id: string;
+  attempts: number;
+  maxAttempts: number;
+}
+
+export interface NotificationServiceDeps {
+  notifications: NotificationRepository;
+  environments: EnvironmentRepository;
+  events: EventRepository;
+  jobs: JobQueue;
+  clock: Clock;
+  webhook: WebhookSender;
+  email: EmailSender;
+  /** An event in its public form, as GET /events shows it: webhook bodies carry events in that form. */
+  eventDocument: (event: Event) => unknown;
+}
+
+/** Notifications: their settings, which scans trigger them, and the delivery of each by webhook and email. */
+export class NotificationService {
+  constructor(private readonly deps: NotificationServiceDeps) {}
+
+  list(orgId: string, page: PageRequest): Promise<Page<Notification>> {
+    return this.deps.notifications.list(orgId, page);
+  }
+
+  async get(orgId: string, id: string): Promise<Notification> {
+    const notification = await this.deps.notifications.get(orgId, id);
+    if (!notification) throw AppError.notFound('notification', id);
+    return notification;
+  }
+
+  async create(orgId: string, principal: string, input: NotificationInput): Promise<Notification> {
+    const now = this.deps.clock.nowSeconds();
+    const notification: Notification = {
+      id: newId(),
+      orgId,
+      ...(await this.settings(orgId, input, null)),
+      createdAt: now,
+      createdBy: principal,
+      updatedAt: now,
+      updatedBy: principal,
+      lastError: null,
+      lastDeliveryAt: null,
+    };
+    await this.deps.notifications.insert(notification);
+    return notification;
+  }
+
+  /** PUT semantics: every setting is replaced, except an absent webhook_secret, which keeps the stored one. */
+  async update(orgId: string, id: string, principal: string, input: NotificationInput): Promise<Notification> {
+    const current = await this.get(orgId, id);
+    const next: Notification = {
+      ...current,
+      ...(await this.settings(orgId, input, current.webhookSecret)),
+      updatedAt: this.deps.clock.nowSeconds(),
+      updatedBy: principal,
+    };
+    await this.deps.notifications.update(next);
+    return next;
+  }
+
+  async delete(orgId: string, id: string): Promise<void> {
+    if (!(await this.deps.notifications.delete(orgId, id))) throw AppError.notFound('notification', id);
+  }
+
+  async listDeliveries(orgId: string, id: string, page: PageRequest): Promise<Page<DeliveryAttempt>> {
+    await this.get(orgId, id);
+    return this.deps.notifications.listAttempts(id, page);
+  }
+
+  /**
+   * Called after every successful scan: queues one delivery per transport of each notification that watches the
+   * scan's environment and one of the kinds of events the scan recorded.
+   */
+  async dispatchForScan(scan: Scan, events: readonly Event[]): Promise<void> {
+    const recorded = new Map<EventType, number>();
+    for (const event of events) recorded.set(event.eventType, (recorded.get(event.eventType) ?? 0) + 1);
+    if (recorded.size === 0) return;
+    try {
+      for (const notification of await this.deps.notifications.watching(scan.orgId, scan.environmentId)) {
+        const watched = new Set(notification.events.map(eventTypeOf));
+        const kinds = EVENT_ORDER.filter((type) => watched.has(type) && recorded.has(type));
+        if (kinds.length === 0) continue;
+        const job: Omit<DeliveryJob, 'transport'> = {
+          orgId: scan.orgId,
+          notificationId: notification.id,
+          scanId: scan.id,
+          environmentId: scan.environmentId,
+          scanCreatedAt: scan.createdAt,
+          scanFinishedAt: scan.finishedAt ?? this.deps.clock.nowSeconds(),
+          counts: Object.fromEntries(kinds.map((type) => [type, recorded.get(type)!])),
+        };
+        for (const transport of transportsOf(notification)) {
+          await this.deps.jobs.enqueue(NOTIFICATION_DELIVERY_JOB, { ...job, transport } satisfies DeliveryJob, { maxAttempts: DELIVERY_ATTEMPTS });
+        }
+      }
+    } catch (error) {
+      // The scan has already been recorded as successful; failing to queue its notifications must not turn it
+      // into an ERROR scan. The failure is logged for the operator.
+      console.error(`notifications of scan ${scan.id} could not be queued:`, error);
+    }
+  }
+
+  /**
+   * Makes one attempt of a delivery and records it. A failed attempt throws, so that the job queue retries it
+   * after a backoff; the last failed attempt also leaves its error on the notification.
+   */
+  async deliver(job: DeliveryJob, run: DeliveryRun): Promise<void> {
+    const notification = await this.deps.notifications.get(job.orgId, job.notificationId);
+    // Deleted since: its deliveries are dropped. An environment is deleted with its scans and their events.
+    if (!notification) return;
+    const env = await this.deps.environments.get(job.orgId, job.environmentId);
+    if (!env) return;
+
+    let target: string;
+    let outcome: SendOutcome;
+    if (job.transport === 'webhook') {
+      // The webhook was removed since: nothing to deliver to.
+      if (notification.webhookUrl === null || notification.webhookSecret === null) return;
+      target = notification.webhookUrl;
+      outcome = await this.deps.webhook.send({
+        url: notification.webhookUrl,
+        secret: notification.webhookSecret,
+        body: await this.webhookBody(job),
+        deliveryId: run.id,
+      });
+    } else {
+      if (notification.emails.length === 0) return;
+      target = notification.emails.join(', ');
+      outcome = await this.deps.email.send(emailMessage(notification, env, job));
+    }
+
+    const last = run.attempts >= run.maxAttempts;
+    await this.deps.notifications.recordAttempt(
+      {
+        id: newId(),
+        notificationId: notification.id,
+        deliveryId: run.id,
+        scanId: job.scanId,
+        environmentId: job.environmentId,
+        transport: job.transport,
+        target,
+        attempt: run.attempts,
+        status: outcome.ok ? 'succeeded' : 'failed',
+        willRetry: !outcome.ok && !last,
+        httpStatus: outcome.httpStatus ?? null,
+        smtpResponse: outcome.smtpResponse ?? null,
+        error: outcome.ok ? null : (outcome.error ?? 'failed'),
+        attemptedAt: this.deps.clock.nowSeconds(),
+      },
+      outcome.ok ? null : last ? `${job.transport}: ${outcome.error} (gave up after ${run.attempts} attempts)` : undefined,
+    );
+    if (!outcome.ok) throw new Error(`${job.transport} delivery failed: ${outcome.error}`);
+  }
+
+  /** Checks the input and resolves it into the settings of a notification. */
+  private async settings(orgId: string, input: NotificationInput, storedSecret: string | null) {
+    const watched = parseEnvironments(input.environments);
+    const environments: WatchedEnvironment[] = [];
+    if (!watched.all) {
+      for (const [i, id] of watched.ids.entries()) {
+        const env = await this.deps.environments.get(orgId, id);
+        if (!env) throw AppError.invalid(`environments[${i}]`, `environment ${id} does not exist in this organization`);
+        environments.push({ id: env.id, name: env.name });
+      }
+    }
+    const emails = checkEmails(input.emails ?? []);
+    const webhookUrl = input.webhook_url === undefined ? null : checkWebhookUrl(input.webhook_url);
+    if (emails.length === 0 && webhookUrl === null) {
+      throw AppError.missing('emails', 'or webhook_url is required: a notification needs at least one recipient or a webhook');
+    }
+    let webhookSecret: string | null = null;
+    if (webhookUrl !== null) {
+      if (input.webhook_secret !== undefined) webhookSecret = checkWebhookSecret(input.webhook_secret);
+      else if (storedSecret !== null) webhookSecret = storedSecret;
+      else throw AppError.missing('webhook_secret', 'is required with webhook_url: it keys the signature of every delivery');
+    }
+    return {
+      name: checkName(input.name),
+      events: checkEvents(input.events),
+      allEnvironments: watched.all,
+      environments: environments.sort(byName),
+      emails,
+      webhookUrl,
+      webhookSecret,
+    };
+  }
+
+  /** `{notification_id, environment_id, scan_id, events}`: the scan's events of the delivered kinds, in recorded order. */
+  private async webhookBody(job: DeliveryJob): Promise<string> {
+    const eventTypes = Object.keys(job.counts);
+    const events: Event[] = [];
+    // Scans of one environment never overlap, so the scan's events are those of its time span; the span may
+    // also hold a neighbouring scan's events at its edges, hence the check of the scan id.
+    for (let offset = 0; ; offset += EVENTS_PAGE) {
+      const page = await this.deps.events.list(
+        job.orgId,
+        job.environmentId,
+        { eventTypes, rangeFrom: job.scanCreatedAt, rangeTo: job.scanFinishedAt },
+        { offset, limit: EVENTS_PAGE },
+      );
+      events.push(...page.items.filter((e) => e.scanId === job.scanId));
+      if (!page.hasMore) break;
+    }
+    // The list is newest first.
+    events.reverse();
+    return JSON.stringify({
+      notification_id: job.notificationId,
+      environment_id: job.environmentId,
+      scan_id: job.scanId,
+      events: events.map(this.deps.eventDocument),
+    });
+  }
+}
+
+function emailMessage(notification: Notification, env: Environment, job: DeliveryJob): EmailMessage {
+  const kinds = EVENT_ORDER.filter((type) => job.counts[type] !== undefined);
+  const lines = kinds.map((type) => {
+    const count = job.counts[type]!;
+    return `  ${type}: ${count} ${count === 1 ? 'event' : 'events'}`;
+  });
+  const query = [`environment_id=${env.id}`, ...kinds.map((type) => `event_type=${type}`)].join('&');
+  return {
+    to: notification.emails,
+    subject: `[compliance] ${kinds.join(', ')} events in ${env.name}`,
+    text: [
+      `The scan ${job.scanId} of environment ${env.name} (${env.id}),`,
+      `finished at ${new Date(job.scanFinishedAt * 1000).toISOString()}, recorded:`,
+      '',
+      ...lines,
+      '',
+      `List them with GET /v0/events?${query}`,
+      '',
+      `You receive this because of the notification ${notification.name} (${notification.id}).`,
+      '',
+    ].join('\n'),
+  };
+}

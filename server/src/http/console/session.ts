@@ -1,0 +1,36 @@
+import { SESSION_SECONDS, type ConsoleSession } from '../../domain/console/sessions.js';
+import type { HandlerContext } from '../context.js';
+import { SESSION_COOKIE } from './cookies.js';
+import type { Req, Res, Schemas } from './types.js';
+
+function sessionBody(session: ConsoleSession): Schemas['Session'] {
+  const { user, organization } = session;
+  const name = [user.firstName, user.lastName].filter(Boolean).join(' ') || user.email;
+  return {
+    user: { id: user.id, email: user.email, name },
+    organization: { id: organization.id, name: organization.name },
+    csrf_token: session.csrfToken,
+    expires_at: session.expiresAt,
+  };
+}
+
+/** HttpOnly (no script reads it) and SameSite=Strict (no other site sends it), scoped to the console. */
+const cookie = (value: string, maxAge: number) => `${SESSION_COOKIE}=${value}; Path=/console; HttpOnly; SameSite=Strict; Max-Age=${maxAge}`;
+
+export async function signIn(req: Req<'signIn'>, { services }: HandlerContext): Res<'signIn'> {
+  const signedIn = await services.consoleAuth.signIn(req.body.email, req.body.password, req.remoteAddress);
+  return {
+    status: 200,
+    body: sessionBody(signedIn),
+    headers: { 'Set-Cookie': cookie(signedIn.token, SESSION_SECONDS), 'Cache-Control': 'no-store' },
+  };
+}
+
+export async function getSession(req: Req<'getSession'>, _context: HandlerContext): Res<'getSession'> {
+  return { status: 200, body: sessionBody(req.principal.session), headers: { 'Cache-Control': 'no-store' } };
+}
+
+export async function signOut(req: Req<'signOut'>, { services }: HandlerContext): Res<'signOut'> {
+  await services.consoleAuth.signOut(req.principal.token);
+  return { status: 204, body: undefined, headers: { 'Set-Cookie': cookie('', 0) } };
+}

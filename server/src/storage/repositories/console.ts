@@ -1,0 +1,57 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../schema.js';
+import type { SessionRepository, SignInFailureRepository, StoredSession } from './types.js';
+
+export class KyselySessionRepository implements SessionRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async insert(session: StoredSession): Promise<void> {
+    await this.db
+      .insertInto('console_sessions')
+      .values({
+        token_hash: session.tokenHash,
+        user_id: session.userId,
+        org_id: session.orgId,
+        csrf_token: session.csrfToken,
+        created_at: session.createdAt,
+        expires_at: session.expiresAt,
+      })
+      .execute();
+  }
+
+  async get(tokenHash: string): Promise<StoredSession | undefined> {
+    const row = await this.db.selectFrom('console_sessions').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+    return (
+      row && {
+        tokenHash: row.token_hash,
+        userId: row.user_id,
+        orgId: row.org_id,
+        csrfToken: row.csrf_token,
+        createdAt: row.created_at,
+        expiresAt: row.expires_at,
+      }
+    );
+  }
+
+  async delete(tokenHash: string): Promise<void> {
+    await this.db.deleteFrom('console_sessions').where('token_hash', '=', tokenHash).execute();
+  }
+}
+
+export class KyselySignInFailureRepository implements SignInFailureRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async record(keys: readonly string[], at: number): Promise<void> {
+    await this.db.insertInto('sign_in_failures').values(keys.map((key) => ({ key, at }))).execute();
+  }
+
+  async count(key: string, since: number): Promise<{ count: number; oldest: number }> {
+    const row = await this.db
+      .selectFrom('sign_in_failures')
+      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min<number>('at').as('oldest')])
+      .where('key', '=', key)
+      .where('at', '>', since)
+      .executeTakeFirstOrThrow();
+    return { count: Number(row.n), oldest: Number(row.oldest ?? since) };
+  }
+}

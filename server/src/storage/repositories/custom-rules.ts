@@ -1,0 +1,128 @@
+import { sql, type Expression, type Kysely, type Selectable, type SqlBool } from 'kysely';
+import type { CustomRule, CustomRuleFilter, CustomRuleProvider, CustomRuleStatus } from '../../domain/custom-rules/types.js';
+import type { Severity } from '../../domain/rules/catalog/rules.js';
+import type { CustomRulesTable, Database } from '../schema.js';
+import type { CustomRuleRepository, Page, PageRequest } from './types.js';
+
+type Row = Selectable<CustomRulesTable>;
+
+const toRule = (row: Row): CustomRule => ({
+  id: row.id,
+  orgId: row.org_id,
+  name: row.name,
+  description: row.description,
+  providers: JSON.parse(row.providers) as CustomRuleProvider[],
+  resourceType: row.resource_type,
+  ruleText: row.rule_text,
+  severity: row.severity as Severity,
+  status: row.status as CustomRuleStatus,
+  families: JSON.parse(row.families) as string[],
+  createdAt: row.created_at,
+  createdBy: { id: row.created_by, name: row.created_by_name },
+  updatedAt: row.updated_at,
+  updatedBy: { id: row.updated_by, name: row.updated_by_name },
+});
+
+const toRow = (rule: CustomRule): Row => ({
+  id: rule.id,
+  org_id: rule.orgId,
+  name: rule.name,
+  description: rule.description,
+  providers: JSON.stringify(rule.providers),
+  resource_type: rule.resourceType,
+  rule_text: rule.ruleText,
+  severity: rule.severity,
+  status: rule.status,
+  families: JSON.stringify(rule.families),
+  created_at: rule.createdAt,
+  created_by: rule.createdBy.id,
+  created_by_name: rule.createdBy.name,
+  updated_at: rule.updatedAt,
+  updated_by: rule.updatedBy.id,
+  updated_by_name: rule.updatedBy.name,
+});
+
+const isUniqueViolation = (error: unknown): boolean =>
+  /UNIQUE constraint failed|duplicate key value/.test(String((error as Error)?.message ?? error));
+
+/** Case-insensitive substring match, the same on both databases: `%` and `_` in the term are literal. */
+function contains(column: 'name' | 'id' | 'resource_type' | 'description', term: string): Expression<SqlBool> {
+  const pattern = `%${term.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+}
+
+/** The providers column is a JSON array of names; the quotes keep PROVIDER_A from matching PROVIDER_A_GOV. */
+const hasProvider = (provider: string): Expression<SqlBool> => sql<SqlBool>`providers like ${`%"${provider}"%`}`;
+
+export class KyselyCustomRuleRepository implements CustomRuleRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async list(orgId: string, filter: CustomRuleFilter, page: PageRequest): Promise<Page<CustomRule>> {
+    let query = this.db.selectFrom('custom_rules').selectAll().where('org_id', '=', orgId);
+    if (filter.status) query = query.where('status', '=', filter.status);
+    for (const term of filter.name ?? []) query = query.where(contains('name', term));
+    for (const term of filter.id ?? []) query = query.where(contains('id', term));
+    for (const term of filter.resourceType ?? []) query = query.where(contains('resource_type', term));
+    for (const provider of filter.provider ?? []) query = query.where(hasProvider(provider));
+    for (const severity of filter.severity ?? []) query = query.where('severity', '=', severity);
+    for (const term of filter.text ?? []) query = query.where((eb) => eb.or([contains('name', term), contains('description', term)]));
+    // One row past the page tells whether another page exists without counting.
+    const rows = await query.orderBy('name').orderBy('id').limit(page.limit + 1).offset(page.offset).execute();
+    return { items: rows.slice(0, page.limit).map(toRule), hasMore: rows.length > page.limit };
+  }
+
+  async get(orgId: string, id: string): Promise<CustomRule | undefined> {
+    const row = await this.db.selectFrom('custom_rules').selectAll().where('id', '=', id).where('org_id', '=', orgId).executeTakeFirst();
+    return row && toRule(row);
+  }
+
+  async insert(rule: CustomRule): Promise<boolean> {
+    try {
+      await this.db.insertInto('custom_rules').values(toRow(rule)).execute();
+      return true;
+    } catch (error) {
+      if (isUniqueViolation(error)) return false;
+      throw error;
+    }
+  }
+
+  async update(rule: CustomRule): Promise<boolean> {
+    const { id, org_id: orgId, created_at: _createdAt, created_by: _createdBy, created_by_name: _createdByName, ...changes } = toRow(rule);
+    try {
+      await this.db.updateTable('custom_rules').set(changes).where('id', '=', id).where('org_id', '=', orgId).execute();
+      return true;
+    } catch (error) {
+      if (isUniqueViolation(error)) return false;
+      throw error;
+    }
+  }
+
+  async delete(orgId: string, id: string): Promise<boolean> {
+    const result = await this.db.deleteFrom('custom_rules').where('id', '=', id).where('org_id', '=', orgId).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  async enabledFor(orgId: string, provider: CustomRuleProvider): Promise<CustomRule[]> {
+    const rows = await this.db
+      .selectFrom('custom_rules')
+      .selectAll()
+      .where('org_id', '=', orgId)
+      .where('status', '=', 'ENABLED')
+      .where(hasProvider(provider))
+      .orderBy('name')
+      .orderBy('id')
+      .execute();
+    return rows.map(toRule);
+  }
+
+  async markInvalid(orgId: string, id: string, ruleText: string): Promise<void> {
+    await this.db
+      .updateTable('custom_rules')
+      .set({ status: 'INVALID' })
+      .where('id', '=', id)
+      .where('org_id', '=', orgId)
+      .where('status', '=', 'ENABLED')
+      .where('rule_text', '=', ruleText)
+      .execute();
+  }
+}

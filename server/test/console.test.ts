@@ -1,0 +1,199 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { MAX_FAILURES_PER_EMAIL, SIGN_IN_WINDOW_SECONDS } from '../src/domain/console/sessions.js';
+import { describeEachDatabase } from './databases.js';
+import { basic, useTestServer, type TestServer } from './server.js';
+
+const PASSWORD = 'correct horse battery staple';
+let userCounter = 0;
+
+describeEachDatabase(
+  'console API',
+  (db) => {
+    const testServer = useTestServer(db);
+    let server: TestServer;
+    let email: string;
+    beforeEach(async () => {
+      server = testServer();
+      email = `user${(userCounter += 1)}@example.com`;
+      await server.services.consoleAuth.createUser(server.orgId, email, PASSWORD, { firstName: 'Ada', lastName: 'Lovelace' });
+    });
+
+    const signIn = async (password = PASSWORD, who = email) => {
+      const res = await server.request('POST', '/console/api/session', { body: { email: who, password }, auth: null });
+      const cookie = res.headers.get('set-cookie')?.split(';')[0];
+      return { res, cookie, csrf: res.body?.csrf_token as string | undefined };
+    };
+
+    /** A console call as the signed-in browser makes it: the session cookie, and the CSRF token on changes. */
+    const call = (session: { cookie?: string; csrf?: string }, method: string, path: string, body?: unknown, csrf = session.csrf) =>
+      server.request(method, `/console/api${path}`, {
+        body,
+        auth: null,
+        headers: { ...(session.cookie && { cookie: session.cookie }), ...(csrf && method !== 'GET' && { 'x-csrf-token': csrf }) },
+      });
+
+    describe('sessions', () => {
+      it('signs in with an HttpOnly, SameSite=Strict cookie and a CSRF token, and reads the session back', async () => {
+        const { res, cookie, csrf } = await signIn();
+        expect(res.status, res.text).toBe(200);
+        expect(res.headers.get('set-cookie')).toMatch(/^console_session=[^;]+; Path=\/console; HttpOnly; SameSite=Strict; Max-Age=43200$/);
+        expect(res.body).toMatchObject({ user: { email, name: 'Ada Lovelace' }, organization: { id: server.orgId } });
+        expect(csrf!.length).toBeGreaterThanOrEqual(43);
+        const session = await call({ cookie }, 'GET', '/session');
+        expect(session.body.csrf_token).toBe(csrf);
+      });
+
+      it('refuses a wrong password and an unknown email alike, and calls without a session', async () => {
+        for (const [password, who] of [['wrong password!', email], [PASSWORD, 'nobody@example.com']]) {
+          const { res } = await signIn(password, who);
+          expect(res.status).toBe(401);
+          expect(res.body).toEqual({ type: 'AuthenticationError', code: 401, message: 'Invalid email or password' });
+        }
+        const anonymous = await call({}, 'GET', '/api-clients');
+        expect(anonymous.status).toBe(401);
+        expect(anonymous.body).toEqual({ type: 'AuthenticationError', code: 401, message: 'Sign in required' });
+      });
+
+      it('keeps only a slow scrypt hash of the password', async () => {
+        const users = await db().handle.db.selectFrom('users').select('password_hash').where('email', '=', email).execute();
+        expect(users[0]!.password_hash).toMatch(/^scrypt\$32768\$8\$1\$/);
+        expect(users[0]!.password_hash).not.toContain(PASSWORD);
+      });
+
+      it('rate-limits failed sign-ins per email, even refusing the right password until the window passes', async () => {
+        for (let i = 0; i < MAX_FAILURES_PER_EMAIL; i += 1) expect((await signIn('wrong password!')).res.status).toBe(401);
+        const limited = await signIn();
+        expect(limited.res.status).toBe(429);
+        expect(limited.res.body).toMatchObject({ type: 'TooManyRequests', code: 429 });
+        expect(Number(limited.res.headers.get('retry-after'))).toBeGreaterThan(0);
+        server.clock.advanceSeconds(SIGN_IN_WINDOW_SECONDS + 1);
+        expect((await signIn()).res.status).toBe(200);
+      });
+
+      it('signs out: the cookie is cleared and the session no longer works', async () => {
+        const session = await signIn();
+        const out = await call(session, 'DELETE', '/session');
+        expect(out.status).toBe(204);
+        expect(out.headers.get('set-cookie')).toMatch(/Max-Age=0/);
+        expect((await call(session, 'GET', '/session')).status).toBe(401);
+      });
+
+      it('ends sessions after 12 hours', async () => {
+        const session = await signIn();
+        server.clock.advanceSeconds(12 * 3600);
+        expect((await call(session, 'GET', '/session')).status).toBe(401);
+      });
+    });
+
+    describe('CSRF protection', () => {
+      it('refuses state-changing calls without the session’s CSRF token', async () => {
+        const session = await signIn();
+        const missing = await call(session, 'POST', '/api-clients', { name: 'ci' }, '');
+        expect(missing.status).toBe(403);
+        expect(missing.body).toMatchObject({ type: 'InvalidCsrfToken', code: 403 });
+        const wrong = await call(session, 'POST', '/api-clients', { name: 'ci' }, 'x'.repeat(43));
+        expect(wrong.status).toBe(403);
+        expect((await call(session, 'POST', '/api-clients', { name: 'ci' })).status).toBe(201);
+      });
+    });
+
+    describe('API clients', () => {
+      it('creates a client without a secret, and refuses a second with the same name', async () => {
+        const session = await signIn();
+        const created = await call(session, 'POST', '/api-clients', { name: 'ci-pipeline' });
+        expect(created.body).toMatchObject({
+          name: 'ci-pipeline',
+          status: 'Created',
+          created_at: server.clock.nowSeconds(),
+          secret_created_at: null,
+          secret_age: null,
+          last_activity_at: null,
+        });
+        const duplicate = await call(session, 'POST', '/api-clients', { name: 'CI-Pipeline' });
+        expect(duplicate.status).toBe(409);
+        expect(duplicate.body).toMatchObject({ type: 'Conflict' });
+      });
+
+      it('generates a secret shown once; regenerating, revoking and deleting stop the old secret at once', async () => {
+        const session = await signIn();
+        const { client_id: clientId } = (await call(session, 'POST', '/api-clients', { name: 'ci' })).body;
+        const first = await call(session, 'POST', `/api-clients/${clientId}/secret`);
+        expect(first.status).toBe(201);
+        expect(first.body.api_client).toMatchObject({ status: 'Active', secret_age: 0 });
+        expect(Buffer.from(first.body.client_secret, 'base64url').length).toBeGreaterThanOrEqual(32);
+        const environments = (secret: string) => server.request('GET', '/v0/environments', { auth: basic(clientId, secret) });
+        expect((await environments(first.body.client_secret)).status).toBe(200);
+        expect((await call(session, 'GET', `/api-clients/${clientId}`)).body).not.toHaveProperty('client_secret');
+
+        const second = await call(session, 'POST', `/api-clients/${clientId}/secret`);
+        expect((await environments(first.body.client_secret)).status).toBe(401);
+        expect((await environments(second.body.client_secret)).status).toBe(200);
+
+        const revoked = await call(session, 'DELETE', `/api-clients/${clientId}/secret`);
+        expect(revoked.body).toMatchObject({ status: 'Secret Revoked', secret_created_at: null, secret_age: null });
+        expect((await environments(second.body.client_secret)).status).toBe(401);
+        expect((await call(session, 'DELETE', `/api-clients/${clientId}/secret`)).status).toBe(409);
+
+        const third = await call(session, 'POST', `/api-clients/${clientId}/secret`);
+        expect((await environments(third.body.client_secret)).status).toBe(200);
+        expect((await call(session, 'DELETE', `/api-clients/${clientId}`)).status).toBe(204);
+        expect((await environments(third.body.client_secret)).status).toBe(401);
+        expect((await call(session, 'GET', `/api-clients/${clientId}`)).status).toBe(404);
+      });
+
+      it('keeps last activity current without a database write per request', async () => {
+        const session = await signIn();
+        const { client_id: clientId } = (await call(session, 'POST', '/api-clients', { name: 'ci' })).body;
+        const { client_secret: secret } = (await call(session, 'POST', `/api-clients/${clientId}/secret`)).body;
+        server.clock.advanceSeconds(30);
+        await server.request('GET', '/v0/environments', { auth: basic(clientId, secret) });
+        expect((await call(session, 'GET', `/api-clients/${clientId}`)).body.last_activity_at).toBeNull();
+        await server.services.apiClients.flushActivity();
+        expect((await call(session, 'GET', `/api-clients/${clientId}`)).body.last_activity_at).toBe(server.clock.nowSeconds());
+      });
+
+      it('sorts by name (default), client id, secret age and last activity in both directions, and pages', async () => {
+        const session = await signIn();
+        const names = Array.from({ length: 25 }, (_, i) => `client-${String(i).padStart(2, '0')}`);
+        const ids: Record<string, string> = {};
+        for (const name of [...names].reverse()) ids[name] = (await call(session, 'POST', '/api-clients', { name })).body.client_id;
+        // Secrets for the first ten, a minute apart: client-00's is the oldest.
+        for (const name of names.slice(0, 10)) {
+          await call(session, 'POST', `/api-clients/${ids[name]}/secret`);
+          server.clock.advanceSeconds(60);
+        }
+        // The tenant's own 'tests' client (which the test server uses) is left out of the comparisons.
+        const order = async (query: string) =>
+          (await call(session, 'GET', `/api-clients?max_items=100&${query}`)).body.items.map((c: any) => c.name).filter((n: string) => n !== 'tests');
+
+        expect(await order('')).toEqual(names);
+        expect(await order('order_direction=desc')).toEqual([...names].reverse());
+        const byId = Object.entries(ids).sort(([, a], [, b]) => (a < b ? -1 : 1)).map(([name]) => name);
+        expect(await order('order_by=client_id')).toEqual(byId);
+        const youngestFirst = await order('order_by=secret_age');
+        expect(youngestFirst.slice(0, 10)).toEqual(names.slice(0, 10).reverse());
+        expect((await order('order_by=secret_age&order_direction=desc')).slice(-10)).toEqual(names.slice(0, 10));
+        expect((await order('order_by=last_activity')).length).toBe(25);
+
+        const page = await call(session, 'GET', '/api-clients?max_items=10&offset=20');
+        expect(page.body).toMatchObject({ count: 6, total: 26, is_truncated: false });
+        const first = await call(session, 'GET', '/api-clients');
+        expect(first.body).toMatchObject({ count: 10, total: 26, is_truncated: true, next_offset: 10 });
+        expect((await call(session, 'GET', '/api-clients?max_items=15')).status).toBe(400);
+      });
+
+      it("never shows another organization's clients", async () => {
+        const session = await signIn();
+        const { client_id: clientId } = (await call(session, 'POST', '/api-clients', { name: 'mine' })).body;
+        await server.useNewTenant();
+        const otherEmail = `other${(userCounter += 1)}@example.com`;
+        await server.services.consoleAuth.createUser(server.orgId, otherEmail, PASSWORD);
+        const other = await signIn(PASSWORD, otherEmail);
+        expect((await call(other, 'GET', `/api-clients/${clientId}`)).status).toBe(404);
+        expect((await call(other, 'DELETE', `/api-clients/${clientId}`)).status).toBe(404);
+        expect((await call(other, 'GET', '/api-clients')).body.items.map((c: any) => c.client_id)).not.toContain(clientId);
+      });
+    });
+  },
+  'suite',
+);
