@@ -28,7 +28,7 @@ generate: deps ## Bundle the specs, convert them to OpenAPI 3 and generate TypeS
 check-generated: deps ## Fail when generated/ is stale against specs/
 	tsx scripts/check-generated.ts
 
-build: deps ## Compile the server into dist/
+build: deps ## Compile the server into dist/ and build the web console into console/dist/
 	rm -rf dist
 	tsc -p tsconfig.build.json
 	npm run build --silent -w console
@@ -53,4 +53,4 @@ bench: build ## Benchmarks: HTTP load against bare Express, and a 100 000-resour
 	tsx bench/scan.ts
 
 clean: ## Remove build output and local data
-	rm -rf dist data reports
+	rm -rf dist console/dist data reports

@@ -77,7 +77,7 @@ export function createServices(database: DatabaseHandle, clock: Clock, options: 
   });
   // Scans evaluate the organization's enabled custom rules beside the built-in catalog.
   const rules = new RuleSource(customRules.activeRules);
-  const scans = new ScanService({ environments: environmentRepository, scans: scanRepository, results, rules, jobs, clock });
+  const scans = new ScanService({ environments: environmentRepository, scans: scanRepository, results, jobs, clock });
   const notifications = new NotificationService({
     notifications: new KyselyNotificationRepository(db),
     environments: environmentRepository,

@@ -380,6 +380,18 @@ describeEachDatabase(
         }
       });
 
+      it('keeps a scan’s results as evaluated when the rule is later renamed, disabled or deleted', async () => {
+        const env = await createEnvironment();
+        const rule = await create(bucketRule({ name: 'Named once', rule_text: 'resource.type == "PROVA.S3.Bucket"' }));
+        const done = await scan(env.id);
+        const before = (await rulesOfScan(done.id)).filter((i) => i.rule_id === rule.id);
+        expect(before.length).toBeGreaterThan(0);
+        await server.request('PATCH', `/v0/rules/${rule.id}`, { body: { name: 'Renamed', status: 'DISABLED' } });
+        expect((await rulesOfScan(done.id)).filter((i) => i.rule_id === rule.id)).toEqual(before);
+        await server.request('DELETE', `/v0/rules/${rule.id}`);
+        expect((await rulesOfScan(done.id)).filter((i) => i.rule_id === rule.id)).toEqual(before);
+      });
+
       it('leaves DISABLED rules and rules of other providers out of scans', async () => {
         const env = await createEnvironment();
         const disabled = await create(bucketRule({ name: 'disabled' }));

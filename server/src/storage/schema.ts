@@ -114,6 +114,8 @@ export interface ScanRuleResultsTable {
   failed: number;
   unsurveyed_types: string;
   missing_types: string;
+  /** The rule as it was evaluated (title, severity, controls), JSON: later edits of the rule never rewrite results. */
+  rule: string;
 }
 
 export interface ScanTypeResultsTable {

@@ -15,6 +15,11 @@ export interface ActiveRule {
   families: string[];
 }
 
+/** What results say about a rule; kept with each scan's results, so they describe the rule as it was evaluated. */
+export type RuleInfo = Omit<ActiveRule, 'compiled'>;
+
+export const ruleInfo = ({ compiled: _compiled, ...info }: ActiveRule): RuleInfo => info;
+
 const controlsById = new Map(CONTROLS.map((c) => [c.id, c]));
 // Built-in rules compile once per process; a rule that does not compile is a defect caught by the catalog tests.
 const compiled = new Map(BUILTIN_RULES.map((rule) => [rule.id, compileRule(rule.expression)]));
@@ -50,8 +55,7 @@ export function rulesForScan(provider: Provider, families: readonly string[]): A
 
 /**
  * Where a scan's rules come from: the built-in catalog, plus whatever `extra` adds for the organization (its
- * enabled custom rules). The runner and the result queries ask the same source, so results always describe the
- * rules that were evaluated.
+ * enabled custom rules). Only the runner asks it; results read the rules stored with the scan.
  */
 export type ExtraRules = (orgId: string, provider: Provider, families: readonly string[]) => Promise<ActiveRule[]>;
 

@@ -7,7 +7,7 @@ import type { Change, ComplianceDiff, Event, RuleChange } from '../events/types.
 import { newId } from '../ids.js';
 import type { ResourceDocument } from '../rules/engine.js';
 import type { EnvironmentRepository, EventRepository, ScanRepository, ScanResultRepository } from '../../storage/repositories/types.js';
-import type { ActiveRule, RuleSource } from './rule-set.js';
+import { ruleInfo, type ActiveRule, type RuleSource } from './rule-set.js';
 import type { FamilySummary, Finding, ResourceSummary, ResourceTypeError, RuleResult, Scan, ScannedResource, TypeResult } from './types.js';
 
 export interface ScanRunnerDeps {
@@ -176,6 +176,7 @@ export class ScanRunner {
       const failed = tally.ruleFailed.get(rule.id) ?? 0;
       return {
         ruleId: rule.id,
+        rule: ruleInfo(rule),
         result: failed > 0 ? 'FAIL' : unsurveyedTypes.length > 0 ? 'UNKNOWN' : 'PASS',
         evaluated: tally.ruleEvaluated.get(rule.id) ?? 0,
         failed,

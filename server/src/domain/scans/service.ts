@@ -1,12 +1,11 @@
 import type { Clock } from '../clock.js';
-import type { Provider } from '../cloud/providers.js';
 import type { Environment } from '../environments/types.js';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { CONTROLS } from '../rules/catalog/controls.js';
 import type { EnvironmentRepository, Page, PageRequest, ScanFilter, ScanRepository, ScanResultRepository, SortDirection } from '../../storage/repositories/types.js';
-import { scanFamilies, type ActiveRule, type RuleSource } from './rule-set.js';
+import { scanFamilies, type RuleInfo } from './rule-set.js';
 import type { Finding, ResourceSummary, RuleResultValue, Scan } from './types.js';
 
 export const SCAN_JOB = 'scan';
@@ -21,7 +20,7 @@ export const LISTED_FAILURES = 100;
 export interface RuleComplianceItem {
   family: string;
   control: string;
-  rule: ActiveRule;
+  rule: RuleInfo;
   result: RuleResultValue;
   failedResources: Finding[];
   failedResourceCount: number;
@@ -42,7 +41,6 @@ export interface ScanServiceDeps {
   environments: EnvironmentRepository;
   scans: ScanRepository;
   results: ScanResultRepository;
-  rules: RuleSource;
   jobs: JobQueue;
   clock: Clock;
 }
@@ -107,12 +105,13 @@ export class ScanService {
     filter: { families?: readonly string[]; results?: readonly string[] },
     page: PageRequest,
   ): Promise<Page<RuleComplianceItem>> {
-    const { scan, provider } = await this.finished(orgId, scanId);
+    const scan = await this.get(orgId, scanId);
     if (scan.status !== 'SUCCESS') return { items: [], hasMore: false };
-    const rules = await this.deps.rules.rulesFor(orgId, provider, scan.families);
-    const outcome = new Map((await this.deps.results.ruleResults(scan.id)).map((r) => [r.ruleId, r]));
+    const results = await this.deps.results.ruleResults(scan.id);
+    const rules = results.map((r) => r.rule);
+    const outcome = new Map(results.map((r) => [r.ruleId, r]));
     const families = scan.families.filter((f) => !filter.families?.length || filter.families.includes(f));
-    const rulesOfControl = new Map<string, ActiveRule[]>();
+    const rulesOfControl = new Map<string, RuleInfo[]>();
     for (const rule of rules) for (const control of rule.controls) rulesOfControl.set(control.id, [...(rulesOfControl.get(control.id) ?? []), rule]);
     const all: Array<Omit<RuleComplianceItem, 'failedResources'>> = [];
     // Controls outside the catalog (custom rules') follow the family's catalog controls.
@@ -149,10 +148,10 @@ export class ScanService {
     filter: { families?: readonly string[]; types?: readonly string[] },
     page: PageRequest,
   ): Promise<Page<TypeComplianceItem>> {
-    const { scan, provider } = await this.finished(orgId, scanId);
+    const scan = await this.get(orgId, scanId);
     if (scan.status !== 'SUCCESS') return { items: [], hasMore: false };
     const families = new Set(filter.families?.length ? filter.families : scan.families);
-    const rules = await this.deps.rules.rulesFor(orgId, provider, scan.families);
+    const rules = (await this.deps.results.ruleResults(scan.id)).map((r) => r.rule);
     const familiesOfRule = new Map(rules.map((r) => [r.id, r.families.filter((f) => families.has(f))]));
     const ruleIds = filter.families?.length ? rules.filter((r) => familiesOfRule.get(r.id)!.length > 0).map((r) => r.id) : null;
     const types = await this.deps.results.typeResults(scan.id, filter.types?.length ? filter.types : null, page);
@@ -178,11 +177,5 @@ export class ScanService {
     const env = await this.deps.environments.get(orgId, environmentId);
     if (!env) throw AppError.notFound('environment', environmentId);
     return env;
-  }
-
-  private async finished(orgId: string, scanId: string): Promise<{ scan: Scan; provider: Provider }> {
-    const scan = await this.get(orgId, scanId);
-    const env = await this.environment(orgId, scan.environmentId);
-    return { scan, provider: env.provider };
   }
 }

@@ -1,3 +1,4 @@
+import type { RuleInfo } from './rule-set.js';
 import type { ScanStatus } from '../environments/types.js';
 
 export interface FamilySummary {
@@ -43,9 +44,10 @@ export interface Scan {
 
 export type RuleResultValue = 'PASS' | 'FAIL' | 'UNKNOWN';
 
-/** One rule's outcome over the whole scan. */
+/** One rule's outcome over the whole scan, with the rule as it was evaluated. */
 export interface RuleResult {
   ruleId: string;
+  rule: RuleInfo;
   result: RuleResultValue;
   evaluated: number;
   failed: number;

@@ -74,6 +74,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('failed', 'bigint', (c) => c.notNull())
     .addColumn('unsurveyed_types', 'text', (c) => c.notNull())
     .addColumn('missing_types', 'text', (c) => c.notNull())
+    .addColumn('rule', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('scan_rule_results_pk', ['scan_id', 'rule_id'])
     .execute();
 

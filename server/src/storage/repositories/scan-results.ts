@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { RuleInfo } from '../../domain/scans/rule-set.js';
 import type { Finding, RuleResult, RuleResultValue, ScannedResource, TypeResult } from '../../domain/scans/types.js';
 import type { Database } from '../schema.js';
 import type { Page, PageRequest, ScanResultRepository } from './types.js';
@@ -74,6 +75,7 @@ export class KyselyScanResultRepository implements ScanResultRepository {
               failed: r.failed,
               unsurveyed_types: JSON.stringify(r.unsurveyedTypes),
               missing_types: JSON.stringify(r.missingTypes),
+              rule: JSON.stringify(r.rule),
             })),
           )
           .execute();
@@ -96,6 +98,7 @@ export class KyselyScanResultRepository implements ScanResultRepository {
       failed: row.failed,
       unsurveyedTypes: JSON.parse(row.unsurveyed_types) as string[],
       missingTypes: JSON.parse(row.missing_types) as string[],
+      rule: JSON.parse(row.rule) as RuleInfo,
     }));
   }
 
