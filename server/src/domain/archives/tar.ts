@@ -75,7 +75,8 @@ export async function readArchive(bytes: Uint8Array, limits: ArchiveLimits = DEF
       }
       if (files.has(name)) return fail(refuse('duplicate_entry', `entry '${name}' appears twice`, name));
       const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => {
+      stream.on('data', (data: unknown) => {
+        const chunk = data as Buffer;
         total += chunk.length;
         if (total > limits.maxBytes) return fail(refuse('too_large', `more than ${limits.maxBytes} bytes once unpacked`, name));
         chunks.push(chunk);
