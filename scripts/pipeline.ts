@@ -28,9 +28,26 @@ async function bundle(api: ApiName, outFile: string): Promise<void> {
   });
 }
 
+type Operations = Record<string, Record<string, { parameters?: Array<{ in?: string; required?: boolean }>; requestBody?: { required?: boolean } }>>;
+
 async function toOpenApi3(swagger: unknown): Promise<Record<string, unknown>> {
   const { openapi } = await converter.convertObj(swagger as object, { patch: true, warnOnly: false, resolve: false });
+  keepOptionalBodies(swagger as { paths: Operations }, openapi as { paths: Operations });
   return openapi as Record<string, unknown>;
+}
+
+/**
+ * swagger2openapi drops `required: false` from a body (false is OpenAPI 3's default), but the request validator
+ * accepts a request without Content-Type only when the body says `required: false`: keep it.
+ */
+function keepOptionalBodies(swagger: { paths: Operations }, openapi: { paths: Operations }): void {
+  for (const [path, item] of Object.entries(swagger.paths)) {
+    for (const [method, op] of Object.entries(item)) {
+      const body = op?.parameters?.find((p) => p.in === 'body');
+      const requestBody = openapi.paths[path]?.[method]?.requestBody;
+      if (body && body.required !== true && requestBody) requestBody.required = false;
+    }
+  }
 }
 
 async function toTypes(api: ApiName, openapi: Record<string, unknown>): Promise<string> {

@@ -16,6 +16,8 @@ const authorization = process.env.CONTRACT_AUTHORIZATION || '';
 const swagger = load(readFileSync(process.env.CONTRACT_SPEC, 'utf8'));
 
 const SKIPPED = require('./skipped.cjs');
+const CONDUCTOR_ACCESS_FIXTURES = require('./conductor-access-fixtures.cjs');
+const CONDUCTOR_PROCESS_FIXTURES = require('./conductor-process-fixtures.cjs');
 
 // Prism answers a binary (tar) example as text/plain, so downloads are checked against the real server only.
 const BINARY = new Set(['application/x-tar', 'application/octet-stream']);
@@ -175,6 +177,8 @@ const CONSOLE_FIXTURES = {
 };
 
 const FIXTURES = {
+  ...CONDUCTOR_ACCESS_FIXTURES,
+  ...CONDUCTOR_PROCESS_FIXTURES,
   async createNotification(transaction) {
     transaction.request.body = JSON.stringify(await watchingNewEnvironment(transaction.request.body));
   },
@@ -290,10 +294,22 @@ hooks.beforeEach((transaction, done) => {
     return done();
   }
   if (uploadsBinary(op)) {
+    // Dredd makes one transaction per media type an upload accepts, alike but for Content-Type; the server reads
+    // both types the same way, so against it each upload is replayed once, as application/x-tar.
+    if (target !== 'mock' && transaction.request.headers['Content-Type'] !== 'application/x-tar') {
+      transaction.skip = true;
+      return done();
+    }
     // Dredd sends no body for a binary parameter; the archive goes in base64, decoded by Dredd before sending.
     transaction.request.headers['Content-Type'] = 'application/x-tar';
     transaction.request.body = PLACEHOLDER_ARCHIVE;
     transaction.request.bodyEncoding = 'base64';
+  }
+  if (downloadsBinary(op) && target !== 'mock') {
+    // A tar body cannot be compared with the example's placeholder text: Dredd checks the status and the
+    // Content-Type; the bytes are compared with the upload in the component tests (see contract-tests/README.md).
+    delete transaction.expected.body;
+    delete transaction.expected.bodySchema;
   }
   if (target === 'mock') {
     if (downloadsBinary(op)) transaction.skip = true;

@@ -65,11 +65,15 @@ export interface paths {
          *     - `UPDATE`: `process` is required; the body is the new composition.
          *     - `KILL`, `RESUME`: `process` is required; the body is ignored (it may be empty).
          *
-         *     `command` is case-insensitive. For commands on a process, `account` may be omitted; when given it must be the
-         *     process's account (400 otherwise). Missing required parameters, an invalid archive or a body missing for RUN
+         *     `command` is accepted in upper or lower case (`KILL` or `kill`; mixed case is a 400). For commands on a
+         *     process, `account` may be omitted; when given it must be the process's account (400 otherwise). Missing required parameters, an invalid archive or a body missing for RUN
          *     or UPDATE are a 400 at once; an unknown process or account is a 404 at once. Problems found in the composition
          *     (invalid `composition.yaml`, violations of a validation library, an illegal state change such as resuming a
-         *     running or locked process) make the dry-run end FAILED with them in `errors`.
+         *     running or locked process) make the dry-run end FAILED with them in `errors`, exactly as the real request
+         *     would be refused. The plan: RUN creates (and, with `import_resources=true`, imports) every resource; UPDATE
+         *     creates, updates, deletes or leaves (`none`) each resource, as `PUT /processes/{process}/composition` would;
+         *     KILL deletes every resource that still exists; RESUME lists the corrections the resume would start when
+         *     enforcement is on (none when it is off). The cloud is read but never changed.
          *     rbac: `dry-run:write` on `process:<alias>` (KILL, RESUME, UPDATE) or `account:<name>` (RUN).
          */
         post: operations["createDryRun"];
@@ -88,7 +92,7 @@ export interface paths {
         };
         /**
          * Get a dry-run's result
-         * @description Returns the dry-run record. With `timeout` > 0 the answer waits until the dry-run is SUCCEEDED or FAILED or `timeout` seconds have passed, whichever comes first, and comes as soon as the result is ready; the record is then returned in whatever status it has. rbac: `dry-run:read` on `dry-run:<id>`.
+         * @description Returns the dry-run record. With `timeout` > 0 the answer waits until the dry-run is SUCCEEDED or FAILED or `timeout` seconds have passed, whichever comes first, and comes as soon as the result is ready; the record is then returned in whatever status it has. A waiting request costs the server nothing while it waits: the dry-run's job wakes it, and a result computed by another server process sharing the database is noticed within a second. rbac: `dry-run:read` on `dry-run:<id>`.
          */
         get: operations["getDryRun"];
         put?: never;
@@ -114,7 +118,7 @@ export interface paths {
         put?: never;
         /**
          * Create a process from a composition
-         * @description Creates a process in an account from a composition archive and starts a job that creates its resources (and, with `import_resources=true`, adopts the resources listed under `imports`). The composition is checked before anything happens: an invalid archive or `composition.yaml`, or any violation of a validation library, is a 400 listing every problem in `errors` (violations as `rule.violation` with their location in `composition.yaml`). The process starts RUNNING with enforcement on and lock off; its resources are `pending` until the job has run (see `GET /processes/{process}/ops`). rbac: `processes:write` on `account:<name>`.
+         * @description Creates a process in an account from a composition archive and starts a job that creates its resources (and, with `import_resources=true`, adopts the resources listed under `imports`). The composition is checked before anything happens: an invalid archive or `composition.yaml`, or any violation of a validation library, is a 400 listing every problem in `errors` (violations as `rule.violation` with their location in `composition.yaml`; a type the account's provider lacks, or a missing or unknown region, as `composition.invalid`; with `import_resources=true`, an import naming no resource of that type in the account as `import.not_found` or `import.type_mismatch`). The process starts RUNNING with enforcement on and lock off; its resources are `pending` until the job has run (see `GET /processes/{process}/ops`); an adopted resource's desired state is the one it has when adopted. rbac: `processes:write` on `account:<name>`.
          */
         post: operations["createProcess"];
         delete?: never;
@@ -149,8 +153,9 @@ export interface paths {
          *
          *     - `kill=false` (default): releases the process at once: the conductor forgets it, its resources are left in
          *       the cloud untouched, its alias is freed; answer 200 Released. The process answers 404 afterwards.
-         *     - `kill=true`: starts a job that deletes the process's resources (state KILLING, then KILLED); answer 202
-         *       Accepted with the job's ops URL in `Location`. A KILLED process stays readable by FID.
+         *     - `kill=true`: starts a job that deletes the process's resources, adopted ones included (state KILLING,
+         *       then KILLED); answer 202 Accepted with the job's ops URL in `Location`. A KILLED process stays readable by
+         *       FID; a resource the job could not delete is shown `failed`, with the reason in its ops.
          *
          *     A locked process refuses both with 409 until unlocked; so does a KILLING process, and a KILLED one for
          *     `kill=true` (releasing a KILLED process is allowed and removes it). rbac: `processes:write` on `process:<alias>`.
@@ -171,8 +176,10 @@ export interface paths {
          *     - An alias already used by another process is a 409 too (`errors[].code` `process.alias_taken`).
          *
          *     The answer is 202: `transaction_id` is the id of the job the change started (kill, or a drift correction
-         *     after `resume` or enabling enforcement), otherwise the id of the history entry recorded for it; `Location`
-         *     points at its ops. rbac: `processes:write` on `process:<alias>`.
+         *     after `resume` or enabling enforcement, started only when a resource differs from the composition),
+         *     otherwise the id of the (last) history entry recorded for it, or, for a request that changes nothing, the
+         *     id of the process's latest history entry; `Location` points at its ops. rbac: `processes:write` on
+         *     `process:<alias>`.
          */
         patch: operations["updateProcess"];
         trace?: never;
@@ -193,7 +200,7 @@ export interface paths {
         get?: never;
         /**
          * Replace a process's composition
-         * @description Replaces the process's composition (its desired state) and starts a job that creates, updates and deletes resources to match it. The composition is checked first: an invalid archive or `composition.yaml`, or any violation of a validation library, is a 400 listing every problem. Only a RUNNING, unlocked process accepts a new composition; otherwise 409 Illegal state change. `imports` in the new composition are ignored. rbac: `processes:write` on `process:<alias>`.
+         * @description Replaces the process's composition (its desired state) and starts a job that creates, updates and deletes resources to match it. The composition is checked first: an invalid archive or `composition.yaml`, or any violation of a validation library, is a 400 listing every problem. Only a RUNNING, unlocked process accepts a new composition; otherwise 409 Illegal state change. A resource keeps its cloud resource when the new composition names it with the same type and region (it is updated if its properties or tags differ); a new name, or a new type or region for a name, is created; a name the composition no longer has is deleted. `imports` in the new composition are ignored: resources the process adopted at creation stay adopted, and a new resource cannot take an adopted resource's name. rbac: `processes:write` on `process:<alias>`.
          */
         put: operations["updateProcessComposition"];
         post?: never;
@@ -297,12 +304,12 @@ export interface paths {
         put?: never;
         /**
          * Attach an rbac policy
-         * @description Attaches an rbac policy archive (a tar, optionally gzipped, holding `policy.yaml`) and applies it at once, replacing any attached policy. `policy.yaml` declares `users` (names of 1 to 64 characters; `root` is implicit and may not be declared) and `rules`, each with `principals` (user names or `*`), `actions` (`<area>:read` or `<area>:write` with area `accounts`, `dry-run`, `processes`, `rbac` or `validations`, or `*` parts) and `resources` (`account:<name>`, `process:<alias>`, `dry-run:<id>`, `validation:<name>`, `user:<name>`, `rbac`, with `*`). An invalid archive or policy is a 400 listing every problem (location `policy.yaml` or a place in it). Users the new policy no longer declares lose their secret. rbac: `rbac:write` on `rbac`.
+         * @description Attaches an rbac policy archive (a tar, optionally gzipped, holding `policy.yaml`) and applies it at once, replacing any attached policy (see `examples/conductor/policy/policy.yaml`). `policy.yaml` declares `users` (names of 1 to 64 letters, digits, `.`, `-`, `_` or `@`, starting with a letter or digit; `root` is implicit and may not be declared) and `rules`, each with non-empty lists of `principals` (declared user names, or patterns with `*`), `actions` (`<area>:read` or `<area>:write` with area `accounts`, `dry-run`, `processes`, `rbac` or `validations`; a pattern with `*` must match at least one of them) and `resources` (`account:<name>`, `process:<alias>`, `dry-run:<id>`, `validation:<name>`, `user:<name>`, `rbac`, or patterns with `*`). `*` matches any run of characters. A rule allows each listed principal each listed action on each listed resource; nothing else is allowed (there are no deny rules). An invalid archive or policy is a 400 listing every problem (code `policy.invalid` or `yaml.syntax`, location `policy.yaml` or a place in it such as `policy.yaml:rules[0].actions[1]`). Newly declared users have no secret until `PUT /rbac/users/{user}/secret` generates one; users declared before keep theirs; users the new policy no longer declares lose their secret. rbac: `rbac:write` on `rbac`.
          */
         post: operations["attachRbacPolicy"];
         /**
          * Detach the rbac policy
-         * @description Detaches the attached policy. From then on the only user is `root`: declared users lose their secrets and are answered 401. rbac: `rbac:write` on `rbac`.
+         * @description Detaches the attached policy. From then on the only user is `root`: declared users lose their secrets and are answered 401. 404 when no policy is attached. rbac: `rbac:write` on `rbac`.
          */
         delete: operations["detachRbacPolicy"];
         options?: never;
@@ -405,7 +412,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a validation library
-         * @description Uploads a validation library: a tar, optionally gzipped, holding `rules.yaml`, a list of rules, each with an `id` (unique in the library), a resource `type` (e.g. `PROVA.S3.Bucket`), a CEL `expression` evaluated over the resource's properties (`resource`), true when the resource is valid, and a `message` shown when it is not. Every rule must compile: otherwise 400, with one error per rule (location `rules.yaml:<rule id>`, message the CEL compiler's, with position). From then on the library applies to every dry-run, process creation and composition update. rbac: `validations:write` on `validation:<name>`.
+         * @description Uploads a validation library: a tar, optionally gzipped, holding `rules.yaml` with a list `rules` (at most 500), each with an `id` (1 to 64 letters, digits, `.`, `-` or `_`, unique in the library), a `resource_type` (a catalog type such as `PROVA.S3.Bucket`, or `*` for every type), a CEL `expression` and a `message` shown when the expression is not true (see `examples/conductor/validation/rules.yaml`). The expression sees one resource of the composition as `resource`: `{ name, type, region, tags, properties }` (plus `id` and `account`, empty strings: the resource does not exist yet). Every rule must compile: otherwise 400, with one error per rule (code `rule.compile`, location `rules.yaml:<rule id>`, message the CEL compiler's with line and column); structure problems are listed too (code `rules.invalid`, location such as `rules.yaml:rules[2].resource_type`). From then on the library applies to every dry-run, process creation and composition update: each resource failing a rule is one error `rule.violation`, located at the resource (`composition.yaml:resources[<index>]`), whose message is the rule's message followed by `(rule <id> of library <name>, resource <resource name>)`. A rule that cannot be evaluated on a resource (e.g. it reads a property the resource lacks) is a violation too, with the reason in the message. rbac: `validations:write` on `validation:<name>`.
          */
         post: operations["addValidation"];
         delete?: never;
@@ -960,7 +967,7 @@ export interface components {
              * @description When the process was created (Unix seconds).
              */
             created_at: number;
-            /** @description When true, the process corrects configuration drift of its resources (each correction is a job). */
+            /** @description When true, the process corrects configuration drift of its resources: a RUNNING process is compared with the cloud periodically (every `ENFORCEMENT_INTERVAL_MS`, 30 s by default) and each correction is a job (ops `correct`, history `drift_corrected`). A resource whose last operation failed is retried only by a composition update, a resume or turning enforcement on. */
             enforcement: boolean;
             /**
              * Format: uuid
@@ -1095,7 +1102,7 @@ export interface components {
         ProcessResource: {
             /** @description The resource's name in the composition (unique within the process). */
             name: string;
-            /** @description The resource's desired properties, from the composition. */
+            /** @description The resource's desired properties, from the composition (for an adopted resource, the properties it had when adopted). Only these properties (and the composition's tags) are compared with the cloud and corrected; properties the composition leaves out keep the provider's defaults. */
             properties: {
                 [key: string]: unknown;
             };
@@ -1138,7 +1145,7 @@ export interface components {
              * @description When the process was created (Unix seconds).
              */
             created_at: number;
-            /** @description When true, the process corrects configuration drift of its resources (each correction is a job). */
+            /** @description When true, the process corrects configuration drift of its resources: a RUNNING process is compared with the cloud periodically (every `ENFORCEMENT_INTERVAL_MS`, 30 s by default) and each correction is a job (ops `correct`, history `drift_corrected`). A resource whose last operation failed is retried only by a composition update, a resume or turning enforcement on. */
             enforcement: boolean;
             /**
              * Format: uuid
@@ -1498,7 +1505,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     addAccount: {
@@ -1531,7 +1537,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     removeAccount: {
@@ -1564,7 +1569,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     createDryRun: {
@@ -1573,7 +1577,7 @@ export interface operations {
                 /** @description The account's name or account ID. Required for RUN; optional for the other commands (it must then be the process's account). */
                 account?: string;
                 /**
-                 * @description The command to dry-run (case-insensitive).
+                 * @description The command to dry-run, in upper or lower case.
                  * @example UPDATE
                  */
                 command: "KILL" | "RESUME" | "RUN" | "UPDATE" | "kill" | "resume" | "run" | "update";
@@ -1611,7 +1615,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getDryRun: {
@@ -1646,7 +1649,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     listProcesses: {
@@ -1674,7 +1676,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     createProcess: {
@@ -1720,7 +1721,6 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getProcess: {
@@ -1752,7 +1752,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     deleteProcess: {
@@ -1799,7 +1798,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["IllegalStateChange"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     updateProcess: {
@@ -1839,7 +1837,6 @@ export interface operations {
             404: components["responses"]["ProcessNotFound"];
             409: components["responses"]["IllegalStateChange"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     updateProcessComposition: {
@@ -1881,7 +1878,6 @@ export interface operations {
             409: components["responses"]["IllegalStateChange"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getProcessHistory: {
@@ -1918,7 +1914,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     listProcessOps: {
@@ -1959,7 +1954,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     listProcessJobOps: {
@@ -2001,7 +1995,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     attachRbacPolicy: {
@@ -2033,7 +2026,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     detachRbacPolicy: {
@@ -2059,7 +2051,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getRbacArchive: {
@@ -2085,7 +2076,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getRbacStatus: {
@@ -2110,7 +2100,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     listRbacUsers: {
@@ -2135,7 +2124,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     resetRbacUserSecret: {
@@ -2167,7 +2155,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     listValidations: {
@@ -2195,7 +2182,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     addValidation: {
@@ -2236,7 +2222,6 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getValidation: {
@@ -2268,7 +2253,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     deleteValidation: {
@@ -2300,7 +2284,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getValidationArchive: {
@@ -2332,7 +2315,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
 }

@@ -19,6 +19,8 @@ export interface Config {
   simDriftRate: number;
   /** How often the scan scheduler looks for due environments. */
   schedulerIntervalMs: number;
+  /** How often the conductor compares processes with enforcement on with the cloud, and corrects drift. */
+  enforcementIntervalMs: number;
   /** SMTP server of email notifications (`smtp://` or `smtps://`); unset, email deliveries fail saying so. */
   smtpUrl: string | undefined;
   /** Sender address of email notifications. */
@@ -129,6 +131,7 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     simDriftRate: fraction(env, 'SIM_DRIFT_RATE', 0.02),
     schedulerIntervalMs: integer(env, 'SCHEDULER_INTERVAL_MS', 15_000, 100, 3_600_000),
+    enforcementIntervalMs: integer(env, 'ENFORCEMENT_INTERVAL_MS', 30_000, 100, 3_600_000),
     smtpUrl: smtpUrl(env),
     smtpFrom: smtpFrom(env),
   };

@@ -10,6 +10,7 @@ async function start(config: Config): Promise<void> {
   const app = createApp({ services, validateResponses: config.validateResponses });
   services.jobs.start();
   services.scheduler.start(config.schedulerIntervalMs);
+  services.enforcer.start(config.enforcementIntervalMs);
   const flush = setInterval(() => void services.apiClients.flushActivity().catch((e) => console.error('activity flush failed:', e)), ACTIVITY_FLUSH_MS);
   flush.unref();
 
@@ -32,6 +33,7 @@ async function start(config: Config): Promise<void> {
     server.closeIdleConnections();
     await closed;
     services.scheduler.stop();
+    services.enforcer.stop();
     await services.jobs.stop(config.shutdownTimeoutMs);
     clearInterval(flush);
     await services.apiClients.flushActivity();

@@ -21,6 +21,10 @@ import type { DatabaseHandle } from './storage/database.js';
 import { KyselyApiClientRepository } from './storage/repositories/api-clients.js';
 import { KyselyCloudInventoryRepository } from './storage/repositories/cloud-inventory.js';
 import { KyselyConductorUserRepository } from './storage/repositories/conductor-users.js';
+import { ValidationLibraryService } from './domain/conductor/validation-libraries.js';
+import { RbacService } from './domain/conductor/rbac.js';
+import { KyselyValidationLibraryRepository } from './storage/repositories/validation-libraries.js';
+import { KyselyRbacPolicyRepository } from './storage/repositories/rbac-policy.js';
 import { KyselySessionRepository, KyselySignInFailureRepository } from './storage/repositories/console.js';
 import { KyselyUserRepository } from './storage/repositories/users.js';
 import { KyselyEnvironmentRepository } from './storage/repositories/environments.js';
@@ -32,6 +36,7 @@ import { KyselyScanRepository } from './storage/repositories/scans.js';
 import { KyselyCustomRuleRepository } from './storage/repositories/custom-rules.js';
 import { KyselyGroupRepository } from './storage/repositories/groups.js';
 import { KyselyInviteRepository } from './storage/repositories/invites.js';
+import { createConductorServices, type ConductorServices } from './conductor-services.js';
 
 /** Every use case of the product, wired to one database and one clock. HTTP handlers and jobs call only these. */
 export interface Services {
@@ -41,6 +46,9 @@ export interface Services {
   apiClients: ApiClientService;
   consoleAuth: ConsoleAuthService;
   conductorUsers: ConductorUserService;
+  /** The conductor's validation libraries; also the CompositionValidator every dry-run and process change asks. */
+  validations: ValidationLibraryService;
+  rbac: RbacService;
   environments: EnvironmentService;
   scans: ScanService;
   events: EventService;
@@ -50,6 +58,11 @@ export interface Services {
   scheduler: ScanScheduler;
   customRules: CustomRuleService;
   access: AccessService;
+  conductorAccounts: ConductorServices['conductorAccounts'];
+  processes: ConductorServices['processes'];
+  dryRuns: ConductorServices['dryRuns'];
+  /** Corrects drift of processes with enforcement on; `tick()` once, or `start()` to tick periodically. */
+  enforcer: ConductorServices['enforcer'];
 }
 
 export interface ServiceOptions {
@@ -61,6 +74,8 @@ export interface ServiceOptions {
 
 export function createServices(database: DatabaseHandle, clock: Clock, options: ServiceOptions = {}): Services {
   const { db } = database;
+  // Built first: the conductor's process and dry-run use cases check compositions through it.
+  const validations = new ValidationLibraryService({ libraries: new KyselyValidationLibraryRepository(db), clock });
   const environmentRepository = new KyselyEnvironmentRepository(db);
   const scanRepository = new KyselyScanRepository(db);
   const results = new KyselyScanResultRepository(db);
@@ -104,7 +119,9 @@ export function createServices(database: DatabaseHandle, clock: Clock, options: 
     const { orgId, scanId } = payload as { orgId: string; scanId: string };
     await runner.run(orgId, scanId, context.heartbeat);
   });
+  const conductor = createConductorServices({ database, jobs, cloud, clock, validator: validations });
   return {
+    ...conductor,
     clock,
     database,
     organizations: new OrganizationService(new KyselyOrganizationRepository(db), clock),
@@ -117,6 +134,21 @@ export function createServices(database: DatabaseHandle, clock: Clock, options: 
       clock,
     ),
     conductorUsers: new ConductorUserService(new KyselyConductorUserRepository(db), clock),
+    validations,
+    rbac: new RbacService({
+      policies: new KyselyRbacPolicyRepository(db),
+      users: new KyselyConductorUserRepository(db),
+      clock,
+      // Policies name accounts by name and processes by alias (or FID), while requests may use either name. An
+      // unknown one has no other names: the rule must then match the name given.
+      aliases: {
+        account: async (ref) => {
+          const account = await conductor.conductorAccounts.lookup(ref);
+          return account ? [account.name] : [];
+        },
+        process: (ref) => conductor.processes.find(ref).then((found) => [found.fid, ...(found.alias === null ? [] : [found.alias])], () => []),
+      },
+    }),
     environments: new EnvironmentService({ environments: environmentRepository, scans: scanRepository, clock }),
     scans,
     events: new EventService(environmentRepository, eventRepository),

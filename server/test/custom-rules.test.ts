@@ -1,16 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { listingError } from '../src/domain/cloud/simulator/simulated-cloud.js';
 import { newId } from '../src/domain/ids.js';
+import { createEnvironment as createEnvironmentThroughApi, nextAccount, runScan, type Body } from './compliance.js';
 import { describeEachDatabase } from './databases.js';
 import { useTestServer, type TestServer } from './server.js';
-
-let accountCounter = 400_000_000_000;
-/** Each scan test gets an account of its own, one whose buckets the simulated cloud lets the scan list. */
-function nextAccount(): string {
-  do accountCounter += 7919;
-  while (listingError('provider_a', String(accountCounter), 'PROVA.S3.Bucket'));
-  return String(accountCounter);
-}
 
 const VERSIONING = 'resource.properties.versioning == "Enabled"';
 
@@ -54,28 +46,21 @@ describeEachDatabase(
       return res.body;
     };
 
-    const createEnvironment = async (overrides: Record<string, unknown> = {}) => {
-      const res = await server.request('POST', '/v0/environments', {
-        body: {
-          name: 'prod',
-          provider: 'provider_a',
+    const createEnvironment = (overrides: Body = {}) =>
+      createEnvironmentThroughApi(
+        server,
+        {
           provider_options: { provider_a: { role_arn: `arn:prova:iam::${nextAccount()}:role/scanner`, regions: ['us-east-1'] } },
           compliance_families: ['CIS', 'NIST'],
           survey_resource_types: ['PROVA.S3.Bucket', 'PROVA.IAM.User'],
-          ...overrides,
         },
-      });
-      expect(res.status, res.text).toBe(201);
-      return res.body as Record<string, any>;
-    };
+        overrides,
+      );
 
     const scan = async (environmentId: string) => {
-      const started = await server.request('POST', `/v0/scans?environment_id=${environmentId}`);
-      expect(started.status, started.text).toBe(201);
-      while (await server.services.jobs.runOnce());
-      const finished = await server.request('GET', `/v0/scans/${started.body.id}`);
-      expect(finished.body.status).toBe('SUCCESS');
-      return finished.body as Record<string, any>;
+      const finished = await runScan(server, environmentId);
+      expect(finished.status).toBe('SUCCESS');
+      return finished;
     };
 
     const bucketDocuments = async (scanId: string) => {

@@ -5,14 +5,13 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { newId } from '../src/domain/ids.js';
 import type { ServiceOptions } from '../src/services.js';
+import { nextAccount, runScan } from './compliance.js';
 import { describeEachDatabase } from './databases.js';
 import { useTestServer, type TestServer } from './server.js';
 
 const SECRET = 'webhook-secret-0123456789';
 
-let accountCounter = 500_000_000_000;
 /** Each environment gets an account of its own, so inventories and drift never leak between tests. */
-const nextAccount = () => String((accountCounter += 7919));
 
 interface ReceivedRequest {
   headers: IncomingHttpHeaders;
@@ -169,12 +168,9 @@ describeEachDatabase(
 
     /** Starts a scan through the API and runs every job that is due: the scan, then its deliveries. */
     const scan = async (environmentId: string) => {
-      const started = await server.request('POST', `/v0/scans?environment_id=${environmentId}`);
-      expect(started.status, started.text).toBe(201);
-      while (await server.services.jobs.runOnce());
-      const finished = await server.request('GET', `/v0/scans/${started.body.id}`);
-      expect(finished.body.status).toBe('SUCCESS');
-      return finished.body as { id: string };
+      const finished = await runScan(server, environmentId);
+      expect(finished.status).toBe('SUCCESS');
+      return finished as { id: string };
     };
 
     /** A first scan made the baseline, then a second scan: that one records DRIFT (and COMPLIANCE) events. */

@@ -97,7 +97,7 @@ describe('operator', () => {
 
     socket.write('\r\n');
     await ended;
-    expect(response).toMatch(/^HTTP\/1\.1 501 /);
+    expect(response).toMatch(/^HTTP\/1\.1 200 /);
     expect(await exited).toBe(0);
     expect(output()).toMatch(/stopped/);
   });

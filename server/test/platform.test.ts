@@ -54,14 +54,6 @@ describeEachDatabase('HTTP platform', (db) => {
     });
   });
 
-  describe('operations not implemented yet', () => {
-    it('answer 501 with the error body of their API', async () => {
-      const accounts = await server.request('GET', '/api/v0/accounts', { auth: server.rootAuth });
-      expect(accounts.status).toBe(501);
-      expect(accounts.body).toEqual({ code: 501, message: 'listAccounts is not implemented yet', errors: [] });
-    });
-  });
-
   describe('routing', () => {
     it('answers an unknown path under an API with 404 and that API’s error body', async () => {
       const res = await server.request('GET', '/v0/no-such-thing');

@@ -5,11 +5,9 @@ import { listingError } from '../src/domain/cloud/simulator/simulated-cloud.js';
 import { createServices } from '../src/services.js';
 import { KyselyJobRepository } from '../src/storage/repositories/jobs.js';
 import { describeEachDatabase } from './databases.js';
+import { createEnvironment as createEnvironmentThroughApi, nextAccount, runScan, type Body } from './compliance.js';
 import { useTestServer, type TestServer } from './server.js';
 
-let accountCounter = 100_000_000_000;
-/** Each test gets an account of its own, so inventories and drift never leak between tests. */
-const nextAccount = () => String((accountCounter += 7919));
 
 describeEachDatabase(
   'scans, results, baselines and events',
@@ -21,28 +19,8 @@ describeEachDatabase(
       server = testServer();
     });
 
-    const createEnvironment = async (overrides: Record<string, unknown> = {}) => {
-      const res = await server.request('POST', '/v0/environments', {
-        body: {
-          name: 'prod',
-          provider: 'provider_a',
-          provider_options: { provider_a: { role_arn: `arn:prova:iam::${nextAccount()}:role/scanner`, regions: ['*'] } },
-          compliance_families: ['CIS', 'NIST'],
-          ...overrides,
-        },
-      });
-      expect(res.status, res.text).toBe(201);
-      return res.body as Record<string, any>;
-    };
-
-    /** Starts a scan through the API and runs its job to the end. */
-    const scan = async (environmentId: string) => {
-      const started = await server.request('POST', `/v0/scans?environment_id=${environmentId}`);
-      expect(started.status, started.text).toBe(201);
-      while (await server.services.jobs.runOnce());
-      const finished = await server.request('GET', `/v0/scans/${started.body.id}`);
-      return finished.body as Record<string, any>;
-    };
+    const createEnvironment = (overrides: Body = {}) => createEnvironmentThroughApi(server, { compliance_families: ['CIS', 'NIST'] }, overrides);
+    const scan = (environmentId: string) => runScan(server, environmentId);
 
     describe('running a scan', () => {
       it('starts IN_PROGRESS, runs as a job and ends SUCCESS with a resource summary', async () => {
@@ -131,7 +109,7 @@ describeEachDatabase(
     });
 
     it('scans a provider_b subscription, only the resource groups asked for unless it is *', async () => {
-      const subscription = `8f14e45f-ceea-4e7a-9c3b-${String(accountCounter += 7).padStart(12, '0')}`;
+      const subscription = `8f14e45f-ceea-4e7a-9c3b-${nextAccount().padStart(12, '0')}`;
       const env = await createEnvironment({
         provider: 'provider_b',
         provider_options: { provider_b: { subscription_id: subscription } },

@@ -54,8 +54,12 @@ export async function startTestServer(db: TestDatabase, options: ServiceOptions 
       const headers: Record<string, string> = { ...options.headers };
       const authorization = options.auth === undefined ? testServer.auth : options.auth;
       if (authorization !== null) headers.authorization = authorization;
-      let body: string | undefined;
-      if (options.body !== undefined) {
+      let body: string | Buffer | undefined;
+      if (Buffer.isBuffer(options.body)) {
+        // Archives (conductor uploads) go as raw bytes.
+        body = options.body;
+        headers['content-type'] ??= 'application/x-tar';
+      } else if (options.body !== undefined) {
         body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
         headers['content-type'] ??= 'application/json';
       }

@@ -7,6 +7,7 @@ import type { Services } from '../services.js';
 import { API_NAMES, loadApiDocument, type ApiDocument, type ApiName } from './apis.js';
 import { complianceHandlers } from './compliance/index.js';
 import { conductorHandlers } from './conductor/index.js';
+import { authorizeConductor } from './conductor/authorization.js';
 import { consoleHandlers } from './console/index.js';
 import { mountConsole } from './console-app.js';
 import type { HandlerContext } from './context.js';
@@ -69,6 +70,8 @@ function mountApi(app: Express, api: ApiDocument, options: AppOptions, context: 
     api.basePath,
     ...bodyParsers(api.name, options.archiveLimitBytes ?? 10 * 1024 * 1024),
     ...validator,
+    // The conductor's rbac: after authentication and validation, before any handler runs.
+    ...(api.name === 'conductor' ? [authorizeConductor(api, options.services.rbac)] : []),
     dispatcher(table, context),
     () => {
       throw new AppError('not_found', 'no such operation; see the API documentation at /docs');

@@ -116,7 +116,7 @@ export function toAppError(error: unknown): AppError {
   if (!isValidatorError(error)) return new AppError('internal', 'Internal server error', { cause: error });
 
   if (error.type === 'entity.parse.failed') return new AppError('invalid_json', `body: not valid JSON (${error.message ?? 'parse error'})`);
-  if (error.type === 'entity.too.large') return new AppError('bad_request', 'body: larger than the size limit');
+  if (error.type === 'entity.too.large') return new AppError('payload_too_large', 'body: larger than the size limit');
   switch (error.status) {
     case 400: {
       const errors = error.errors ?? [];
@@ -136,7 +136,7 @@ export function toAppError(error: unknown): AppError {
     case 405:
       return new AppError('method_not_allowed', error.message ?? 'method not allowed');
     case 413:
-      return new AppError('bad_request', 'body: larger than the size limit');
+      return new AppError('payload_too_large', 'body: larger than the size limit');
     case 415:
       return new AppError('bad_request', `Content-Type: ${error.message ?? 'unsupported media type'}`);
     default:
@@ -161,12 +161,22 @@ function setHeaders(res: Response, api: ApiName, error: AppError, original: unkn
   if (error.retryAfter !== undefined) res.set('Retry-After', String(error.retryAfter));
 }
 
+/**
+ * Only the conductor documents 413 (its archives have a size limit of their own); on the JSON APIs a body over
+ * the limit is one more bad request.
+ */
+function statusOf(api: ApiName, error: AppError): number {
+  if (error.code === 'payload_too_large' && api !== 'conductor') return STATUS_OF.bad_request;
+  return STATUS_OF[error.code];
+}
+
 /** Renders every error of one API in that API's error body. */
 export function errorRenderer(api: ApiName): ErrorRequestHandler {
   return (raw, _req, res, next) => {
     if (res.headersSent) return next(raw);
-    const error = toAppError(raw);
-    const status = STATUS_OF[error.code];
+    let error = toAppError(raw);
+    const status = statusOf(api, error);
+    if (status !== STATUS_OF[error.code]) error = new AppError('bad_request', error.message);
     if (status >= 500 && error.code !== 'not_implemented') console.error(`[${api}]`, raw);
     const message = error.code === 'unauthenticated' && error.message === FROM_SECURITY ? UNAUTHENTICATED[api].message : error.message;
     setHeaders(res, api, error, raw);

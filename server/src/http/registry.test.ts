@@ -21,9 +21,10 @@ const api = (operations: OperationInfo[]): ApiDocument => ({
 const handler = async () => ({ status: 200, body: {} });
 
 describe('binding operations to handlers', () => {
-  it('binds every implemented operation and answers pending ones with 501', () => {
+  it('binds every implemented operation and answers pending ones with 501', async () => {
     const table = bindOperations(api([operation('listThings', ['200', '400']), operation('getThing', ['200', '501'])]), { listThings: handler });
     expect([...table.keys()]).toEqual(['listThings', 'getThing']);
+    await expect(table.get('getThing')!.handler({} as never, {} as never)).rejects.toMatchObject({ code: 'not_implemented', message: 'getThing is not implemented yet' });
   });
 
   it('refuses to start when an operation has no handler', () => {

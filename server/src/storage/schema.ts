@@ -303,6 +303,125 @@ export interface InviteGroupsTable {
   group_id: string;
 }
 
+export interface ConductorValidationLibrariesTable {
+  name: string;
+  /** The archive exactly as uploaded. */
+  archive: Buffer;
+  size: number;
+  sha256: string;
+  /** The parsed rules.yaml, JSON. */
+  rules: string;
+  rule_count: number;
+  created_at: number;
+}
+
+export interface ConductorRbacPolicyTable {
+  /** Always 1: at most one policy is attached. */
+  slot: number;
+  /** The archive exactly as uploaded. */
+  archive: Buffer;
+  sha256: string;
+  /** The parsed policy.yaml, JSON. */
+  policy: string;
+  attached_at: number;
+}
+
+export interface ConductorAccountsTable {
+  name: string;
+  provider: string;
+  account_id: string;
+  created_at: number;
+}
+
+export interface ConductorProcessesTable {
+  fid: string;
+  alias: string | null;
+  account_name: string;
+  provider: string;
+  account_id: string;
+  state: string;
+  enforcement: number;
+  locked: number;
+  composition_digest: string;
+  /** Bumped by every change: writes based on an older version are refused. */
+  version: number;
+  released_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ConductorProcessResourcesTable {
+  id: string;
+  fid: string;
+  name: string;
+  type: string;
+  region: string | null;
+  resource_id: string | null;
+  status: string;
+  /** Desired properties and tags, JSON. */
+  properties: string;
+  tags: string;
+  origin: string;
+  position: number;
+  retired: number;
+}
+
+export interface ConductorJobsTable {
+  id: string;
+  fid: string;
+  purpose: string;
+  status: string;
+  queue_job_id: string | null;
+  ordinal: number;
+  message: string | null;
+  created_at: number;
+  finished_at: number | null;
+}
+
+export interface ConductorOperationsTable {
+  id: string;
+  fid: string;
+  job_id: string;
+  job_ordinal: number;
+  seq: number;
+  at: number;
+  operation: string;
+  resource_name: string;
+  resource_type: string;
+  resource_id: string;
+  status: string;
+  message: string | null;
+}
+
+export interface ConductorHistoryTable {
+  id: string;
+  fid: string;
+  ordinal: number;
+  seq: number;
+  at: number;
+  event: string;
+  job_id: string | null;
+  actor: string;
+  /** JSON. */
+  details: string;
+}
+
+export interface ConductorDryRunsTable {
+  id: string;
+  command: string;
+  status: string;
+  process_fid: string | null;
+  account_name: string | null;
+  import_resources: number;
+  composition_text: string | null;
+  /** ErrorDetail[] and PlannedOperation[], JSON. */
+  errors: string;
+  plan: string;
+  job_id: string | null;
+  created_at: number;
+  finished_at: number | null;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   api_clients: ApiClientsTable;
@@ -330,4 +449,13 @@ export interface Database {
   group_api_clients: GroupApiClientsTable;
   invites: InvitesTable;
   invite_groups: InviteGroupsTable;
+  conductor_accounts: ConductorAccountsTable;
+  conductor_processes: ConductorProcessesTable;
+  conductor_process_resources: ConductorProcessResourcesTable;
+  conductor_jobs: ConductorJobsTable;
+  conductor_operations: ConductorOperationsTable;
+  conductor_history: ConductorHistoryTable;
+  conductor_dry_runs: ConductorDryRunsTable;
+  conductor_validation_libraries: ConductorValidationLibrariesTable;
+  conductor_rbac_policy: ConductorRbacPolicyTable;
 }

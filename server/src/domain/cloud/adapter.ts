@@ -23,6 +23,18 @@ export type InventoryBatch =
 
 export type RestoreOutcome = { ok: true } | { ok: false; message: string };
 
+/** A resource the conductor asks for; properties and tags it leaves out keep the provider's defaults. */
+export interface ResourceSpec {
+  type: string;
+  name: string;
+  /** Null for global types. */
+  region: string | null;
+  tags: Record<string, string>;
+  properties: Record<string, unknown>;
+}
+
+export type ChangeOutcome = { ok: true; document: ResourceDocument } | { ok: false; message: string };
+
 export interface CloudAdapter {
   /**
    * Streams the resources of `scope` in batches, ordered by type and id, so that even an account of a hundred
@@ -35,4 +47,12 @@ export interface CloudAdapter {
    * explanation when the resource cannot be brought back.
    */
   restoreResource(provider: Provider, account: string, resourceId: string, target: ResourceDocument | null): Promise<RestoreOutcome>;
+  /** One resource by id; undefined when the account has none with this id. */
+  getResource(provider: Provider, account: string, resourceId: string): Promise<ResourceDocument | undefined>;
+  /** Creates a resource. Its id follows from type, region and name, so a retried create finds and updates it. */
+  createResource(provider: Provider, account: string, spec: ResourceSpec): Promise<ChangeOutcome>;
+  /** Sets the given properties and tags of a resource, leaving the others as they are. */
+  updateResource(provider: Provider, account: string, resourceId: string, changes: Pick<ResourceSpec, 'properties' | 'tags'>): Promise<ChangeOutcome>;
+  /** Deletes a resource; one that is already gone counts as deleted. */
+  deleteResource(provider: Provider, account: string, resourceId: string): Promise<RestoreOutcome>;
 }

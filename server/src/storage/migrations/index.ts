@@ -5,6 +5,8 @@ import * as console from './0003_console.js';
 import * as notifications from './0004_notifications.js';
 import * as customRules from './0005_custom_rules.js';
 import * as access from './0006_access.js';
+import * as conductor from './0007_conductor.js';
+import * as conductorAccess from './0008_conductor_access.js';
 
 /** Every migration, in order. Names sort in the order they must run; never rename or edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +16,6 @@ export const migrations: Record<string, Migration> = {
   '0004_notifications': notifications,
   '0005_custom_rules': customRules,
   '0006_access': access,
+  '0007_conductor': conductor,
+  '0008_conductor_access': conductorAccess,
 };

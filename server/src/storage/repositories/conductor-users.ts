@@ -1,13 +1,34 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../schema.js';
+import type { Kysely, Selectable } from 'kysely';
+import type { ConductorUsersTable, Database } from '../schema.js';
 import type { ConductorUser, ConductorUserRepository } from './types.js';
+
+const userOf = (row: Selectable<ConductorUsersTable>): ConductorUser => ({
+  name: row.name,
+  secretHash: row.secret_hash,
+  secretCreatedAt: row.secret_created_at,
+  createdAt: row.created_at,
+});
 
 export class KyselyConductorUserRepository implements ConductorUserRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   async get(name: string): Promise<ConductorUser | undefined> {
     const row = await this.db.selectFrom('conductor_users').selectAll().where('name', '=', name).executeTakeFirst();
-    return row && { name: row.name, secretHash: row.secret_hash, secretCreatedAt: row.secret_created_at, createdAt: row.created_at };
+    return row && userOf(row);
+  }
+
+  async list(): Promise<ConductorUser[]> {
+    const rows = await this.db.selectFrom('conductor_users').selectAll().execute();
+    return rows.map(userOf);
+  }
+
+  async setSecret(name: string, secretHash: string, secretCreatedAt: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('conductor_users')
+      .set({ secret_hash: secretHash, secret_created_at: secretCreatedAt })
+      .where('name', '=', name)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
   }
 
   async upsert(user: ConductorUser): Promise<void> {

@@ -5,6 +5,17 @@ import type { Finding, RuleResult, Scan, ScannedResource, TypeResult } from '../
 import type { OrgUser } from '../../domain/users/types.js';
 import type { Group, Invite, NamedRef } from '../../domain/access/types.js';
 import type { CustomRule, CustomRuleFilter, CustomRuleProvider } from '../../domain/custom-rules/types.js';
+import type {
+  Account,
+  AccountWithCount,
+  CloudOperation,
+  DryRun,
+  HistoryEntry,
+  Process,
+  ProcessJob,
+  ProcessResource,
+  TimeWindow,
+} from '../../domain/conductor/types.js';
 
 /**
  * Repository interfaces: what the domain asks of storage. Implementations live beside this file and speak Kysely;
@@ -157,6 +168,9 @@ export interface ConductorUser {
 export interface ConductorUserRepository {
   get(name: string): Promise<ConductorUser | undefined>;
   upsert(user: ConductorUser): Promise<void>;
+  list(): Promise<ConductorUser[]>;
+  /** Replaces an existing user's secret; false when there is no such user. */
+  setSecret(name: string, secretHash: string, secretCreatedAt: number): Promise<boolean>;
 }
 
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed';
@@ -311,4 +325,77 @@ export interface SignInFailureRepository {
   record(keys: readonly string[], at: number): Promise<void>;
   /** Failures of `key` since `since`, and the oldest of them. */
   count(key: string, since: number): Promise<{ count: number; oldest: number }>;
+}
+
+export interface ConductorAccountRepository {
+  /** Ordered by name, with the number of live processes of each. */
+  list(): Promise<AccountWithCount[]>;
+  /** By name, or else by account id. */
+  find(nameOrId: string): Promise<AccountWithCount | undefined>;
+  /** `name` or `account_id` when another account already has it. */
+  insert(account: Account): Promise<'ok' | 'name' | 'account_id'>;
+  delete(name: string): Promise<void>;
+}
+
+/**
+ * What a job learnt about one resource: its cloud id and status (and, for a resource it adopted, the desired state
+ * it was adopted with: the resource becomes `adopted`), or that the resource is gone and can be forgotten.
+ */
+export type ResourceProgress =
+  | { id: string; resourceId: string | null; status: ProcessResource['status']; adopted?: Pick<ProcessResource, 'properties' | 'tags'> }
+  | { id: string; forget: true };
+
+/** A change to a process, written at once or not at all. */
+export interface ProcessChange {
+  /** The process as the change leaves it; written only while the stored version is `expectedVersion`. */
+  process: Process;
+  expectedVersion: number;
+  newResources?: ProcessResource[];
+  /** New desired state of existing resources; their cloud side (resource id, status) is left to jobs. */
+  desiredResources?: ProcessResource[];
+  history?: HistoryEntry[];
+  newJobs?: ProcessJob[];
+  finishedJob?: ProcessJob;
+}
+
+export interface ProcessRepository {
+  /** False when the alias is taken. */
+  insert(process: Process, resources: ProcessResource[], history: HistoryEntry[], job: ProcessJob): Promise<boolean>;
+  /** `stale` when the process changed since `expectedVersion`, `alias_taken` when another process has the alias. */
+  apply(change: ProcessChange): Promise<'ok' | 'stale' | 'alias_taken'>;
+  get(fid: string): Promise<Process | undefined>;
+  findByAlias(alias: string): Promise<Process | undefined>;
+  /** Processes neither killed nor released, oldest first, optionally of one account, with their resource counts. */
+  listLive(accountName: string | undefined): Promise<Array<{ process: Process; resourceCount: number }>>;
+  /** Running processes with enforcement on, in fid order after `afterFid`. */
+  listEnforced(afterFid: string | null, limit: number): Promise<Process[]>;
+  /** Every resource row, retired ones too, in composition order. */
+  resources(fid: string): Promise<ProcessResource[]>;
+  /** A job's progress on one resource: the cloud operation it performed (if any) and the resource's new cloud side. */
+  recordProgress(operation: CloudOperation | null, resource: ResourceProgress): Promise<void>;
+  getJob(id: string): Promise<ProcessJob | undefined>;
+  /** Writes the job's status, message and end. */
+  updateJob(job: ProcessJob): Promise<void>;
+  /** Notes the queue job that runs it; touches nothing else, since the job may be running already. */
+  attachQueueJob(id: string, queueJobId: string): Promise<void>;
+  /** A process's jobs by ordinal. */
+  jobs(fid: string): Promise<ProcessJob[]>;
+  /** Jobs not finished yet, of every process. */
+  unfinishedJobs(limit: number): Promise<ProcessJob[]>;
+  history(fid: string, window: TimeWindow): Promise<HistoryEntry[]>;
+  historyEntry(fid: string, id: string): Promise<HistoryEntry | undefined>;
+  latestHistoryEntry(fid: string): Promise<HistoryEntry | undefined>;
+  /** Oldest first; only `jobIds` when given. */
+  operations(fid: string, filter: { jobIds?: readonly string[]; window: TimeWindow }): Promise<CloudOperation[]>;
+}
+
+export interface DryRunRepository {
+  insert(dryRun: DryRun): Promise<void>;
+  get(id: string): Promise<DryRun | undefined>;
+  /** Writes the status, errors, plan and end. */
+  update(dryRun: DryRun): Promise<void>;
+  /** Notes the queue job that runs it; touches nothing else, since the job may be running already. */
+  attachJob(id: string, jobId: string): Promise<void>;
+  /** Those of `ids` that reached SUCCEEDED or FAILED. */
+  finishedAmong(ids: readonly string[]): Promise<string[]>;
 }

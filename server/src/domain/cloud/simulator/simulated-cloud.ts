@@ -1,8 +1,8 @@
 import type { Clock } from '../../clock.js';
 import type { ResourceDocument } from '../../rules/engine.js';
 import type { CloudAccountRecord, CloudInventoryRepository, CloudResourceRecord } from '../../../storage/repositories/types.js';
-import type { CloudAdapter, InventoryBatch, RestoreOutcome, SurveyScope } from '../adapter.js';
-import { resourceTypesOf } from '../catalog.js';
+import type { ChangeOutcome, CloudAdapter, InventoryBatch, ResourceSpec, RestoreOutcome, SurveyScope } from '../adapter.js';
+import { isSupportedType, resourceTypesOf } from '../catalog.js';
 import { ARN_PARTITION, regionsOf, type Provider } from '../providers.js';
 import { Random } from '../random.js';
 import { RESOURCE_MODELS } from './models.js';
@@ -27,6 +27,8 @@ const UNREVERTIBLE_SHARE = 0.03;
 /** One type in this many cannot be listed in a given account, as if the role lacked a permission. */
 const TYPE_ERROR_ONE_IN = 23;
 const PAGE = 500;
+/** provider_b: the resource group the conductor's processes create their resources in. */
+const CONDUCTOR_RESOURCE_GROUP = 'rg-conductor';
 
 export const accountKey = (provider: Provider, account: string): string => `${provider}:${account}`;
 
@@ -101,6 +103,77 @@ export class SimulatedCloud implements CloudAdapter {
     }
     await this.inventory.update({ ...current, name: target.name, tags: target.tags, properties: target.properties, updatedAt: now });
     return { ok: true };
+  }
+
+  async getResource(provider: Provider, account: string, resourceId: string): Promise<ResourceDocument | undefined> {
+    // An account's generated inventory is what the account holds from the start: materializing it changes nothing.
+    await this.ensureAccount(provider, account);
+    const record = await this.inventory.get(accountKey(provider, account), resourceId);
+    return record && toDocument(account, record);
+  }
+
+  async createResource(provider: Provider, account: string, spec: ResourceSpec): Promise<ChangeOutcome> {
+    const model = RESOURCE_MODELS.get(spec.type);
+    if (!model || !isSupportedType(provider, spec.type)) return { ok: false, message: `${spec.type} is not a ${provider} resource type (simulated)` };
+    const key = accountKey(provider, account);
+    const record = await this.ensureAccount(provider, account);
+    const group = provider === 'provider_b' ? CONDUCTOR_RESOURCE_GROUP : null;
+    const resourceId = resourceIdOf(provider, account, spec.type, spec.region, group, spec.name);
+    const existing = await this.inventory.get(key, resourceId);
+    if (existing) return this.updateResource(provider, account, resourceId, spec);
+    const defaults = model.generate(new Random(`${key}:${resourceId}:created`), { name: spec.name, region: spec.region });
+    const created: CloudResourceRecord = {
+      accountKey: key,
+      resourceId,
+      seq: record.nextSeq,
+      type: spec.type,
+      region: spec.region,
+      resourceGroup: group,
+      name: spec.name,
+      tags: { ...spec.tags },
+      properties: { ...defaults, ...spec.properties },
+      revertible: true,
+      managedBy: null,
+      updatedAt: this.clock.nowSeconds(),
+    };
+    await this.inventory.insertResources([created]);
+    record.nextSeq += 1;
+    await this.inventory.updateAccount(record);
+    return { ok: true, document: toDocument(account, created) };
+  }
+
+  async updateResource(provider: Provider, account: string, resourceId: string, changes: Pick<ResourceSpec, 'properties' | 'tags'>): Promise<ChangeOutcome> {
+    const current = await this.inventory.get(accountKey(provider, account), resourceId);
+    if (!current) return { ok: false, message: `${resourceId} does not exist (simulated)` };
+    if (!current.revertible) return { ok: false, message: `${resourceId} is managed by ${current.managedBy ?? 'another system'}; it cannot be changed (simulated)` };
+    const updated = { ...current, tags: { ...current.tags, ...changes.tags }, properties: { ...current.properties, ...changes.properties }, updatedAt: this.clock.nowSeconds() };
+    await this.inventory.update(updated);
+    return { ok: true, document: toDocument(account, updated) };
+  }
+
+  async deleteResource(provider: Provider, account: string, resourceId: string): Promise<RestoreOutcome> {
+    const key = accountKey(provider, account);
+    const current = await this.inventory.get(key, resourceId);
+    if (!current) return { ok: true };
+    if (!current.revertible) return { ok: false, message: `${resourceId} is managed by ${current.managedBy ?? 'another system'}; it cannot be deleted (simulated)` };
+    await this.inventory.delete(key, resourceId);
+    return { ok: true };
+  }
+
+  /**
+   * Drifts one resource, as if someone changed it outside the conductor: sets `properties` when given, otherwise
+   * makes one of the type's usual drift changes. Lets tests and demos provoke drift of a given resource.
+   */
+  async driftResource(provider: Provider, account: string, resourceId: string, properties?: Record<string, unknown>): Promise<ResourceDocument | undefined> {
+    const key = accountKey(provider, account);
+    const current = await this.inventory.get(key, resourceId);
+    const model = current && RESOURCE_MODELS.get(current.type);
+    if (!current || !model) return undefined;
+    const now = this.clock.nowSeconds();
+    const next = properties ? { ...current.properties, ...properties } : model.drift(new Random(`${key}:${resourceId}:drift:${now}`), current.properties);
+    const drifted = { ...current, properties: next, updatedAt: now };
+    await this.inventory.update(drifted);
+    return toDocument(account, drifted);
   }
 
   /** The account's inventory, generated on first use. Several processes may race; one wins, all see the same. */

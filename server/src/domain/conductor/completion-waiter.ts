@@ -1,0 +1,62 @@
+/**
+ * Lets any number of requests wait for items (dry-runs) to finish without costing anything while they wait.
+ * A waiter is resolved by `notify`, which the job that finishes an item calls in this server process; a result
+ * finished by another server process sharing the database is found by one poll for every waited-on item at
+ * once, every `pollMs` while anyone waits (and not at all otherwise). A waiter also ends at its timeout.
+ */
+export class CompletionWaiter {
+  private readonly waiting = new Map<string, Set<() => void>>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    /** Those of `ids` that have finished. */
+    private readonly finishedAmong: (ids: readonly string[]) => Promise<string[]>,
+    private readonly pollMs = 1_000,
+  ) {}
+
+  /** Resolves when `id` is notified or found finished, or after `timeoutMs`, whichever comes first. */
+  wait(id: string, timeoutMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timeout);
+        const waiters = this.waiting.get(id);
+        waiters?.delete(done);
+        if (waiters?.size === 0) this.waiting.delete(id);
+        resolve();
+      };
+      const timeout = setTimeout(done, timeoutMs);
+      const waiters = this.waiting.get(id) ?? new Set();
+      waiters.add(done);
+      this.waiting.set(id, waiters);
+      this.schedulePoll();
+    });
+  }
+
+  notify(id: string): void {
+    for (const done of [...(this.waiting.get(id) ?? [])]) done();
+  }
+
+  /** Items waited on right now; for tests and diagnostics. */
+  get waitingCount(): number {
+    return this.waiting.size;
+  }
+
+  private schedulePoll(): void {
+    if (this.timer !== undefined) return;
+    this.timer = setTimeout(() => void this.poll(), this.pollMs);
+    // Waiting requests keep the server alive; the poll alone must not.
+    this.timer.unref();
+  }
+
+  private async poll(): Promise<void> {
+    try {
+      const ids = [...this.waiting.keys()];
+      if (ids.length > 0) for (const id of await this.finishedAmong(ids)) this.notify(id);
+    } catch (error) {
+      console.error('dry-run completion poll failed:', error);
+    } finally {
+      this.timer = undefined;
+      if (this.waiting.size > 0) this.schedulePoll();
+    }
+  }
+}
