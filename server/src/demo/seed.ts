@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import type { Services } from '../services.js';
 import type { CreateEnvironmentInput } from '../domain/environments/types.js';
 import { DEFAULT_ORGANIZATION } from '../domain/organizations/service.js';
+import { seedConductorDemo } from './conductor.js';
 
 export const DEMO_CLIENT_NAME = 'demo';
 
@@ -64,6 +65,8 @@ export async function seedDemoData(services: Services, credentialsFile: string):
 
   const { client, secret } = await services.apiClients.createWithSecret(org.id, DEMO_CLIENT_NAME);
   for (const input of DEMO_ENVIRONMENTS) await demoHistory(services, org.id, input);
+  // The conductor manages resources in the same account as the provider_a environment, so its scans see them.
+  await seedConductorDemo(services, { name: 'prod-main', accountId: '123456789012' });
 
   const credentials = { client_id: client.clientId, client_secret: secret };
   await mkdir(dirname(credentialsFile), { recursive: true });

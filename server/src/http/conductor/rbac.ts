@@ -1,6 +1,7 @@
 import type { RbacStatus } from '../../domain/conductor/rbac.js';
 import type { HandlerContext } from '../context.js';
 import type { Req, Res, Schemas } from './types.js';
+import { archiveOf } from './presenters.js';
 
 const statusBody = (status: RbacStatus): Schemas['RbacStatus'] => ({
   applied: status.applied,
@@ -10,7 +11,6 @@ const statusBody = (status: RbacStatus): Schemas['RbacStatus'] => ({
 });
 
 /** The raw archive the body parser kept (a Buffer); anything else is an empty archive, refused by the domain. */
-const archiveOf = (body: unknown): Buffer => (Buffer.isBuffer(body) ? body : Buffer.alloc(0));
 
 export async function attachRbacPolicy(req: Req<'attachRbacPolicy'>, { services }: HandlerContext): Res<'attachRbacPolicy'> {
   return { status: 200, body: statusBody(await services.rbac.attach(archiveOf(req.body))) };

@@ -1,6 +1,7 @@
 import type { ValidationLibrary } from '../../domain/conductor/validation-libraries.js';
 import type { HandlerContext } from '../context.js';
 import type { Req, Res, Schemas } from './types.js';
+import { archiveOf } from './presenters.js';
 
 const libraryBody = (library: ValidationLibrary): Schemas['ValidationLibrary'] => ({
   name: library.name,
@@ -11,7 +12,6 @@ const libraryBody = (library: ValidationLibrary): Schemas['ValidationLibrary'] =
 });
 
 /** The raw archive the body parser kept (a Buffer); anything else is an empty archive, refused by the domain. */
-const archiveOf = (body: unknown): Buffer => (Buffer.isBuffer(body) ? body : Buffer.alloc(0));
 
 export async function listValidations(req: Req<'listValidations'>, { services }: HandlerContext): Res<'listValidations'> {
   const libraries = await services.validations.list(req.query.prefix);
