@@ -4,7 +4,7 @@ SHELL := /bin/bash
 NPM_STAMP := node_modules/.install-stamp
 export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
 
-.PHONY: help deps lint generate check-generated build run test test-unit contract mock bench clean
+.PHONY: help deps lint generate check-generated build run test test-unit contract mock mock-reset bench clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-16s %s\n", $$1, $$2}'
@@ -39,14 +39,17 @@ run: build ## Start the server (SQLite under ./data, demo data; see README for t
 test-unit: deps ## Unit and component tests (SQLite, and PostgreSQL when TEST_DATABASE_URL is set)
 	vitest run
 
-contract: build ## Dredd against the real server and against Prism mocks of each spec
+contract: build ## Dredd against the real server and against Prism mocks of each spec; spec coverage in reports/
 	tsx contract-tests/run.ts
 
 test: deps lint check-generated test-unit contract ## Everything: lint, freshness, unit and component tests, contract tests
 	@echo "make test: all checks passed"
 
-mock: deps ## Prism mocks of each spec (compliance :4010, conductor :4011, console :4012)
-	tsx contract-tests/prism/mock.ts
+mock: build ## Prism mocks of each spec (:4010-:4012) and the stateful mock: the real server with demo data (:4000)
+	tsx contract-tests/stateful-mock.ts
+
+mock-reset: ## Reset the stateful mock (make mock) to the seeded demo state
+	@curl -fsS -X POST http://127.0.0.1:$${MOCK_PORT_STATEFUL:-4000}/mock/reset && echo
 
 bench: build ## Benchmarks: HTTP load against bare Express, and a 100 000-resource scan
 	tsx bench/http.ts

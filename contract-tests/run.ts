@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { appendFile, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -9,6 +9,7 @@ import { load } from 'js-yaml';
 import { ROOT } from '../scripts/pipeline.js';
 import { freePort, start, waitForHttp, type Started } from './processes.js';
 import { MOCK_APIS, startMock, type MockApi } from './prism/mocks.js';
+import { buildCoverage, writeCoverage, type CoverageReport } from './coverage.js';
 
 /**
  * `make contract`: Dredd replays every operation's documented example against
@@ -59,6 +60,7 @@ async function dredd(name: string, api: MockApi, target: 'server' | 'mock', endp
     CONTRACT_SPEC: join(ROOT, 'generated', api, 'swagger.yaml'),
     CONTRACT_CONSOLE_EMAIL: CONSOLE_ADMIN.email,
     CONTRACT_CONSOLE_PASSWORD: CONSOLE_ADMIN.password,
+    CONTRACT_EXERCISED_FILE: exercisedFile,
     NODE_NO_WARNINGS: '1',
   };
   const args = [join(ROOT, 'generated', api, 'swagger.yaml'), endpoint, '--hookfiles', HOOKS, '--language', 'nodejs', '--loglevel', 'warning', '--color', 'false'];
@@ -103,6 +105,9 @@ async function startServer(dir: string, rootSecret: string): Promise<{ server: S
 const dir = await mkdtemp(join(tmpdir(), 'contract-'));
 const rootSecret = randomBytes(24).toString('base64url');
 const outcomes: Outcome[] = [];
+/** Spec coverage: the Dredd hooks append each real-server transaction here (see coverage.ts). */
+const exercisedFile = join(dir, 'dredd-exercised.jsonl');
+let coverage: CoverageReport | undefined;
 const { server, url, clientAuth } = await startServer(dir, rootSecret);
 try {
   const authOf: Record<MockApi, string> = { compliance: clientAuth, conductor: basic('root', rootSecret), console: '' };
@@ -110,6 +115,11 @@ try {
     const outcome = await dredd(`${api} / server`, api, 'server', url, authOf[api]);
     outcomes.push({ ...outcome, expectedPassing: await implementedOperations(api) });
   }
+  // getSwagger is on the Dredd skip list (its body is compared in platform.test.ts); its status is checked here.
+  const swagger = await fetch(`${url}/v0/swagger`);
+  await swagger.arrayBuffer();
+  if (swagger.ok) await appendFile(exercisedFile, `${JSON.stringify({ api: 'compliance', operationId: 'getSwagger', status: swagger.status, passed: true })}\n`);
+  coverage = buildCoverage([exercisedFile]);
   for (const api of MOCK_APIS) {
     const mock = await startMock(ROOT, api, 0);
     try {
@@ -136,6 +146,15 @@ for (const outcome of outcomes) {
   } else {
     passed += 1;
   }
+}
+if (coverage) {
+  for (const line of writeCoverage(coverage)) console.log(`coverage ${line}`);
+  for (const entry of coverage.unknown) console.log(`coverage: ignored a line naming no operation of the specs: ${JSON.stringify(entry)}`);
+  if (coverage.uncovered.length > 0) {
+    console.log(`FAIL spec coverage: no exercised status for ${coverage.uncovered.join(', ')}`);
+    failed += 1;
+  }
+  console.log('coverage report: reports/spec-coverage.json');
 }
 console.log(`contract: ${passed} passed, ${failed} failed`);
 if (failed > 0) process.exitCode = 1;

@@ -347,3 +347,16 @@ hooks.beforeEachValidation((transaction, done) => {
   if (expected && real && mediaType(expected) === mediaType(real)) transaction.expected.headers['Content-Type'] = real;
   done();
 });
+
+// Spec coverage (contract-tests/coverage.ts): each transaction run against the real server is appended, with the
+// status it got and whether it passed, to the JSON-lines file the runner names in CONTRACT_EXERCISED_FILE.
+hooks.afterEach((transaction, done) => {
+  const file = process.env.CONTRACT_EXERCISED_FILE;
+  const op = operationOf(transaction);
+  if (file && target === 'server' && op && !transaction.skip && transaction.real) {
+    const passed = Boolean(transaction.test && transaction.test.status === 'pass' && !transaction.fail);
+    const line = { api, operationId: op.operationId, status: Number(transaction.real.statusCode), passed };
+    require('node:fs').appendFileSync(file, `${JSON.stringify(line)}\n`);
+  }
+  done();
+});

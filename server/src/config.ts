@@ -25,6 +25,8 @@ export interface Config {
   smtpUrl: string | undefined;
   /** Sender address of email notifications. */
   smtpFrom: string;
+  /** The stateful mock (`MOCK_RESET=true`): demo data on SQLite, `POST /mock/reset` restores it. Never in production. */
+  mockReset: boolean;
 }
 
 export class ConfigError extends Error {
@@ -116,7 +118,23 @@ function smtpFrom(env: Env): string {
   return raw.trim();
 }
 
-export function loadConfig(env: Env = process.env): Config {
+/** `MOCK_RESET=true` (the stateful mock) needs SQLite, and gives demo data and fixed credentials by default. */
+function mockDefaults(env: Env): Env {
+  if (!boolean(env, 'MOCK_RESET', false)) return env;
+  const url = databaseUrl(env);
+  if (!url.startsWith('sqlite:') || url === 'sqlite::memory:') {
+    throw new ConfigError('DATABASE_URL', `MOCK_RESET=true needs a SQLite file ('sqlite:<path>'), got '${url}'`);
+  }
+  return {
+    ...env,
+    DEMO_DATA: env.DEMO_DATA || 'true',
+    CONDUCTOR_ROOT_SECRET: env.CONDUCTOR_ROOT_SECRET || 'mock-conductor-root-secret',
+    CONSOLE_ADMIN_PASSWORD: env.CONSOLE_ADMIN_PASSWORD || 'mock-admin-password',
+  };
+}
+
+export function loadConfig(given: Env = process.env): Config {
+  const env = mockDefaults(given);
   return {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '127.0.0.1',
@@ -134,5 +152,6 @@ export function loadConfig(env: Env = process.env): Config {
     enforcementIntervalMs: integer(env, 'ENFORCEMENT_INTERVAL_MS', 30_000, 100, 3_600_000),
     smtpUrl: smtpUrl(env),
     smtpFrom: smtpFrom(env),
+    mockReset: boolean(env, 'MOCK_RESET', false),
   };
 }

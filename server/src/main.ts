@@ -1,13 +1,41 @@
 import type { Server } from 'node:http';
+import { dirname, join } from 'node:path';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { bootstrap } from './bootstrap.js';
 import { createApp } from './http/app.js';
+import { prepareMockDatabase, printMockCredentials } from './demo/mock.js';
 
 const ACTIVITY_FLUSH_MS = 30_000;
 
 async function start(config: Config): Promise<void> {
   const services = await bootstrap(config);
-  const app = createApp({ services, validateResponses: config.validateResponses });
+  let mockReset: (() => Promise<number>) | undefined;
+  if (config.mockReset) {
+    // The stateful mock: snapshot the seeded demo; a reset pauses the background work, restores, resumes it.
+    const mock = await prepareMockDatabase(
+      services,
+      config.databaseUrl.slice('sqlite:'.length),
+      {
+        console_admin: { email: config.consoleAdminEmail, password: config.consoleAdminPassword ?? '' },
+        conductor_root: { user: 'root', secret: config.conductorRootSecret ?? '' },
+      },
+      join(dirname(config.conductorRootSecretFile), 'mock-credentials.json'),
+    );
+    printMockCredentials(mock);
+    mockReset = async () => {
+      const started = performance.now();
+      services.scheduler.stop();
+      services.enforcer.stop();
+      await services.jobs.stop(500);
+      await services.apiClients.flushActivity();
+      await mock.restore();
+      services.jobs.start();
+      services.scheduler.start(config.schedulerIntervalMs);
+      services.enforcer.start(config.enforcementIntervalMs);
+      return performance.now() - started;
+    };
+  }
+  const app = createApp({ services, validateResponses: config.validateResponses, ...(mockReset && { mockReset }) });
   services.jobs.start();
   services.scheduler.start(config.schedulerIntervalMs);
   services.enforcer.start(config.enforcementIntervalMs);

@@ -21,6 +21,8 @@ export interface AppOptions {
   validateResponses: boolean;
   /** Body size limit for archives on the conductor API. */
   archiveLimitBytes?: number;
+  /** The stateful mock only (`MOCK_RESET=true`): restores the demo state; mounted as `POST /mock/reset`. */
+  mockReset?: () => Promise<number>;
 }
 
 export interface App {
@@ -107,6 +109,18 @@ export function createApp(options: AppOptions): App {
       res.status(503).json({ status: 'database unavailable' });
     }
   });
+
+  const { mockReset } = options;
+  if (mockReset) {
+    app.post('/mock/reset', async (_req, res) => {
+      try {
+        res.json({ status: 'reset', duration_ms: Math.round((await mockReset()) * 10) / 10 });
+      } catch (error) {
+        console.error('mock reset failed:', error);
+        res.status(500).json({ status: 'reset failed', message: String(error) });
+      }
+    });
+  }
 
   for (const api of Object.values(apis)) {
     app.get(`/docs/specs/${api.name}.yaml`, (_req, res) => {

@@ -164,6 +164,8 @@ export interface JobsTable {
   created_at: number;
   updated_at: number;
   finished_at: number | null;
+  /** Set for work that must be queued at most once; unique. */
+  dedupe_key: string | null;
 }
 
 export interface UsersTable {

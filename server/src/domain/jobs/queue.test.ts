@@ -92,6 +92,19 @@ describeEachDatabase('job queue', (db) => {
     expect(runs).toBe(3);
   });
 
+  it('queues work with a dedupe key at most once, even after it ran', async () => {
+    const { queue } = setup();
+    let runs = 0;
+    queue.register('notify', async () => void (runs += 1));
+    await queue.enqueue('notify', {}, { dedupeKey: 'notify:n1:s1' });
+    await queue.enqueue('notify', {}, { dedupeKey: 'notify:n1:s1' });
+    while (await queue.runOnce());
+    await queue.enqueue('notify', {}, { dedupeKey: 'notify:n1:s1' });
+    await queue.enqueue('notify', {}, { dedupeKey: 'notify:n1:s2' });
+    while (await queue.runOnce());
+    expect(runs).toBe(2);
+  });
+
   it('a job of a kind nobody handles fails with a message rather than staying queued forever', async () => {
     const { queue } = setup();
     const job = await queue.enqueue('unknown-kind', {});

@@ -26,6 +26,8 @@ export interface JobQueueOptions {
 
 export interface EnqueueOptions {
   maxAttempts?: number;
+  /** Queue this work at most once: a second enqueue with the same key does nothing. */
+  dedupeKey?: string;
   /** Milliseconds since the epoch; now by default. */
   runAt?: number;
 }
@@ -82,8 +84,7 @@ export class JobQueue {
       updatedAt: now,
       finishedAt: null,
     };
-    await this.jobs.insert(job);
-    this.wake();
+    if (await this.jobs.insert(job, options.dedupeKey)) this.wake();
     return job;
   }
 

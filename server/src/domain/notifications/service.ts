@@ -144,7 +144,11 @@ export class NotificationService {
           counts: Object.fromEntries(kinds.map((type) => [type, recorded.get(type)!])),
         };
         for (const transport of transportsOf(notification)) {
-          await this.deps.jobs.enqueue(NOTIFICATION_DELIVERY_JOB, { ...job, transport } satisfies DeliveryJob, { maxAttempts: DELIVERY_ATTEMPTS });
+          // Keyed, so that dispatching a scan again (its job was retried after a crash) queues nothing twice.
+          await this.deps.jobs.enqueue(NOTIFICATION_DELIVERY_JOB, { ...job, transport } satisfies DeliveryJob, {
+            maxAttempts: DELIVERY_ATTEMPTS,
+            dedupeKey: `notify:${notification.id}:${scan.id}:${transport}`,
+          });
         }
       }
     } catch (error) {

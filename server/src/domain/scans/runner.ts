@@ -73,6 +73,9 @@ export class ScanRunner {
   async run(orgId: string, scanId: string, heartbeat: () => Promise<unknown> = async () => true): Promise<void> {
     const { scans, environments, clock } = this.deps;
     const scan = await scans.get(orgId, scanId);
+    // A job retried after its scan was recorded as successful (the process died just after): only the work that
+    // follows success may be missing, and it is safe to do again.
+    if (scan?.status === 'SUCCESS') return void (await this.deps.afterScan?.(scan, await this.deps.events.ofScan(scan.id)));
     if (!scan || scan.status !== 'IN_PROGRESS') return;
     const env = await environments.get(orgId, scan.environmentId);
     if (!env) return; // deleted meanwhile; its scans went with it

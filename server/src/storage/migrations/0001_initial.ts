@@ -83,7 +83,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .addColumn('finished_at', 'bigint')
+    .addColumn('dedupe_key', 'text')
     .execute();
+  // Work that must be queued once (a notification of a scan) carries a key; other jobs leave it null.
+  await db.schema.createIndex('jobs_dedupe_key').on('jobs').column('dedupe_key').unique().execute();
   await db.schema.createIndex('jobs_status_run_at').on('jobs').columns(['status', 'run_at']).execute();
   await db.schema.createIndex('jobs_lease_expires').on('jobs').columns(['status', 'lease_expires_at']).execute();
 }

@@ -51,6 +51,11 @@ export class KyselyEventRepository implements EventRepository {
     }
   }
 
+  async ofScan(scanId: string): Promise<Event[]> {
+    const rows = await this.db.selectFrom('events').selectAll().where('scan_id', '=', scanId).orderBy('seq').execute();
+    return rows.map(toEvent);
+  }
+
   async clearScan(scanId: string): Promise<void> {
     await this.db.deleteFrom('events').where('scan_id', '=', scanId).execute();
   }

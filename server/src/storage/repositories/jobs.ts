@@ -25,8 +25,8 @@ export class KyselyJobRepository implements JobRepository {
     private readonly dialect: DialectName,
   ) {}
 
-  async insert(job: Job): Promise<void> {
-    await this.db
+  async insert(job: Job, dedupeKey?: string): Promise<boolean> {
+    const result = await this.db
       .insertInto('jobs')
       .values({
         id: job.id,
@@ -42,8 +42,11 @@ export class KyselyJobRepository implements JobRepository {
         created_at: job.createdAt,
         updated_at: job.updatedAt,
         finished_at: job.finishedAt,
+        dedupe_key: dedupeKey ?? null,
       })
-      .execute();
+      .onConflict((oc) => oc.column('dedupe_key').doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
   }
 
   async get(id: string): Promise<Job | undefined> {

@@ -96,6 +96,7 @@ export interface EventRepository {
   insertMany(events: readonly Event[]): Promise<void>;
   clearScan(scanId: string): Promise<void>;
   list(orgId: string, environmentId: string, filter: EventFilter, page: PageRequest): Promise<Page<Event>>;
+  ofScan(scanId: string): Promise<Event[]>;
 }
 
 export interface NotificationRepository {
@@ -194,7 +195,8 @@ export interface Job {
 }
 
 export interface JobRepository {
-  insert(job: Job): Promise<void>;
+  /** Queues the job; with a dedupe key already queued once, returns false and queues nothing. */
+  insert(job: Job, dedupeKey?: string): Promise<boolean>;
   get(id: string): Promise<Job | undefined>;
   /**
    * Atomically takes the oldest due job, or one whose lease ran out because its worker stopped, and leases it to

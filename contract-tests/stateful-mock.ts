@@ -1,0 +1,58 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from '../scripts/pipeline.js';
+import { start, waitForHttp, type Started } from './processes.js';
+import { BASE_PATHS, MOCK_APIS, startMock, type Mock } from './prism/mocks.js';
+
+/**
+ * `make mock`: the Prism mocks of every spec (stateless, answers from the examples) and, beside them, the stateful
+ * mock: the real server (dist/) with demo data on a throwaway SQLite database, `MOCK_RESET=true`, so that
+ * `POST /mock/reset` (`make mock-reset`) brings the seeded demo back. Its credentials are fixed and written to
+ * data/mock/mock-credentials.json.
+ */
+const PORTS = { compliance: 4010, conductor: 4011, console: 4012 } as const;
+const STATEFUL_PORT = Number(process.env.MOCK_PORT_STATEFUL ?? 4000);
+const CREDENTIALS_DIR = join(ROOT, 'data', 'mock');
+
+const dir = await mkdtemp(join(tmpdir(), 'stateful-mock-'));
+const server: Started = start(
+  process.execPath,
+  [join(ROOT, 'dist/server/src/main.js')],
+  {
+    ...process.env,
+    MOCK_RESET: 'true',
+    DEMO_DATA: 'true',
+    PORT: String(STATEFUL_PORT),
+    DATABASE_URL: `sqlite:${join(dir, 'mock.db')}`,
+    CONDUCTOR_ROOT_SECRET_FILE: join(CREDENTIALS_DIR, 'conductor-root-secret'),
+    CONSOLE_ADMIN_PASSWORD_FILE: join(CREDENTIALS_DIR, 'console-admin-password'),
+  },
+  ROOT,
+);
+const mocks: Mock[] = [];
+const stop = async () => {
+  await Promise.all([server.stop(), ...mocks.map((m) => m.stop())]);
+  await rm(dir, { recursive: true, force: true });
+  process.exit(0);
+};
+process.on('SIGINT', () => void stop());
+process.on('SIGTERM', () => void stop());
+
+try {
+  await waitForHttp(`http://127.0.0.1:${STATEFUL_PORT}/healthz`, server, 120_000);
+  for (const api of MOCK_APIS) {
+    const mock = await startMock(ROOT, api, Number(process.env[`MOCK_PORT_${api.toUpperCase()}`] ?? PORTS[api]));
+    mocks.push(mock);
+    console.log(`${api.padEnd(10)} prism mock: ${mock.url}${BASE_PATHS[api]}`);
+  }
+} catch (error) {
+  console.error(error);
+  await stop();
+}
+const url = `http://127.0.0.1:${STATEFUL_PORT}`;
+console.log(`stateful mock (real server, demo data): ${url}  (compliance /v0, conductor /api/v0, console /console)`);
+const printed = server.output();
+console.log(printed.slice(printed.indexOf('stateful mock: demo credentials'), printed.indexOf('listening on')).trimEnd());
+console.log(`reset it to the demo state: make mock-reset  (curl -X POST ${url}/mock/reset)`);
+console.log('Prism mocks answer from the examples in the specs; Ctrl-C stops every mock');

@@ -1,0 +1,60 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { SCAN_JOB } from '../src/domain/scans/service.js';
+import { createEnvironment, runScan } from './compliance.js';
+import { describeEachDatabase } from './databases.js';
+import { useTestServer, type TestServer } from './server.js';
+
+/**
+ * A scan job that runs again after its scan was already recorded as successful (its process died right after)
+ * sends the notifications that were never queued, and never queues a notification of a scan twice.
+ */
+describeEachDatabase(
+  'notifications after a crash',
+  (db) => {
+    const testServer = useTestServer(db, { simulator: { driftRate: 0.3 } });
+    let server: TestServer;
+    let receiver: Server;
+    let received = 0;
+    let url = '';
+    beforeAll(async () => {
+      receiver = createServer((req, res) => {
+        req.resume();
+        req.on('end', () => {
+          received += 1;
+          res.end('ok');
+        });
+      });
+      await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+      url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    });
+    afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
+    beforeEach(() => {
+      server = testServer();
+      received = 0;
+    });
+
+    it('a retried scan job delivers what was never queued, once', async () => {
+      const env = await createEnvironment(server);
+      const first = await runScan(server, env.id);
+      await server.request('PATCH', `/v0/environments/${env.id}`, { body: { baseline_id: first.id } });
+      const second = await runScan(server, env.id);
+      // The notification exists only now, as if the process had died before queuing this scan's deliveries.
+      const created = await server.request('POST', '/v0/notifications', {
+        body: { name: 'drift', events: ['drift'], environments: [env.id], webhook_url: url, webhook_secret: 'a-secret-of-sixteen-chars' },
+      });
+      expect(created.status, created.text).toBe(201);
+      expect(received).toBe(0);
+
+      for (let retry = 0; retry < 2; retry += 1) {
+        await server.services.jobs.enqueue(SCAN_JOB, { orgId: server.orgId, scanId: second.id });
+        while (await server.services.jobs.runOnce());
+      }
+      expect(received).toBe(1);
+      const deliveries = await server.request('GET', `/v0/notifications/${created.body.notification_id}/deliveries`);
+      expect(deliveries.body.items.map((d: any) => [d.scan_id, d.status])).toEqual([[second.id, 'succeeded']]);
+    });
+  },
+  'suite',
+);
