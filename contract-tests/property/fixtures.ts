@@ -51,9 +51,14 @@ export function exampleArchives(): Promise<{ valid: Buffer[]; hostile: Record<st
   return archives;
 }
 
-async function binaryBodies(): Promise<fc.Arbitrary<Buffer>> {
+/** Mostly the archive an operation takes (by its index in `valid`), sometimes another valid one, sometimes a hostile one. */
+async function binaryBodies(index: number): Promise<fc.Arbitrary<Buffer>> {
   const { valid, hostile } = await exampleArchives();
-  return fc.oneof({ arbitrary: fc.constantFrom(...valid), weight: 2 }, { arbitrary: fc.constantFrom(...Object.values(hostile)), weight: 1 });
+  return fc.oneof(
+    { arbitrary: fc.constant(valid[index]!), weight: 4 },
+    { arbitrary: fc.constantFrom(...valid), weight: 1 },
+    { arbitrary: fc.constantFrom(...Object.values(hostile)), weight: 2 },
+  );
 }
 
 /** Pools of existing ids, refusing a fixture whose id was not where expected (an empty path would test nothing). */
@@ -113,6 +118,24 @@ export async function complianceFixture(server: TestServer): Promise<ApiFixture>
         resource_type: ['PROVA.S3.Bucket'],
       }),
       bodies: {
+        createEnvironment: fc.integer({ min: 0, max: 9999 }).map((n) => ({
+          name: `env ${n}`,
+          provider: 'provider_a',
+          provider_options: { provider_a: { role_arn: `arn:prova:iam::${String(300_000_000_000 + n)}:role/scanner`, regions: ['*'] } },
+        })),
+        createCustomRule: fc.integer({ min: 0, max: 1_000_000 }).map((n) => ({
+          name: `rule ${n}`,
+          providers: ['PROVIDER_A'],
+          resource_type: 'PROVA.S3.Bucket',
+          rule_text: 'resource.properties.versioning == "Enabled"',
+          severity: 'Low',
+          source: 'CUSTOM',
+          families: ['CIS'],
+        })),
+        testCustomRule: fc.constantFrom(
+          { scan_id: scan.id, rule_text: 'resource.properties.versioning == "Enabled"', resource_type: 'PROVA.S3.Bucket' },
+          { scan_id: scan.id, rule_text: 'resource.properties.(', resource_type: 'PROVA.S3.Bucket' },
+        ),
         createNotification: fc.constant({ name: 'Ops', events: ['drift', 'remediation'], environments: [environment.id], emails: ['ops@example.com'] }),
         createGroup: fc.constant({ name: 'Editors', policy: 'builtin:EDITOR', environment_ids: [environment.id] }),
         createInvite: fc.constant({ email: 'new.person@example.com', group_ids: [group.id], expires: false }),
@@ -154,6 +177,7 @@ export async function conductorFixture(server: TestServer): Promise<ApiFixture> 
       'an unknown user': { headers: { authorization: basic('mallory', 'whatever-secret') }, expected: [401] },
     },
     options: {
+      // A dry-run that is not finished would make a random timeout wait up to a minute: only ask for the answer now.
       pools: definedPools({
         account: [account.name],
         process: [process_.fid, alias],
@@ -163,10 +187,14 @@ export async function conductorFixture(server: TestServer): Promise<ApiFixture> 
         job_id: jobIds,
         command: ['run'],
       }),
-      // A dry-run that is not finished would make a random timeout wait up to a minute: only ask for the answer now.
-      overrides: { 'getDryRun.timeout': fc.constant(0) },
-      binaryBodies: await binaryBodies(),
-      bodies: { addAccount: fc.constant({ name: `acct-prop-${unique()}`, provider: 'provider_a', account_id: '123456789012' }) },
+      // RUN needs an account: send the fixture's most of the time.
+      overrides: { 'getDryRun.timeout': fc.constant(0), 'createDryRun.account': fc.constant(account.name) },
+      binaryBodies: await binaryBodies(0),
+      bodies: {
+        addAccount: fc.constant({ name: `acct-prop-${unique()}`, provider: 'provider_a', account_id: '123456789012' }),
+        addValidation: await binaryBodies(2),
+        attachRbacPolicy: await binaryBodies(3),
+      },
     },
     snapshot: async () => {
       const paths = ['/accounts', '/processes', '/validations', '/rbac/status', '/rbac/users', `/processes/${process_.fid}`, `/dry-run/${dryRun.body.id}`, `/validations/${validation}`];

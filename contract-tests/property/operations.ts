@@ -97,7 +97,7 @@ export interface ArbitraryOptions {
   overrides?: Record<string, fc.Arbitrary<unknown>>;
   /** Bodies of binary (archive) operations. */
   binaryBodies?: fc.Arbitrary<Buffer>;
-  /** JSON bodies made from records that exist, by operationId, mixed with generated ones. */
+  /** JSON bodies made from records that exist, mixed with generated ones; for binary operations, their archives. By operationId. */
   bodies?: Record<string, fc.Arbitrary<unknown>>;
 }
 
@@ -118,7 +118,7 @@ export function requestArbitrary(doc: Document, op: SpecOperation, options: Arbi
   let contentType: string | undefined;
   if (op.body) {
     if (op.body.binary) {
-      body = options.binaryBodies ?? fc.uint8Array({ maxLength: 256 }).map((a) => Buffer.from(a));
+      body = (options.bodies?.[op.operationId] as fc.Arbitrary<Buffer> | undefined) ?? options.binaryBodies ?? fc.uint8Array({ maxLength: 256 }).map((a) => Buffer.from(a));
       contentType = op.body.mediaTypes.includes('application/x-tar') ? 'application/x-tar' : op.body.mediaTypes[0];
     } else if (op.body.schema) {
       body = schemaArbitrary(doc, op.body.schema);

@@ -373,7 +373,7 @@ describe('the conductor authorization table', () => {
   it('keeps the server from starting when an operation has no entry', () => {
     const withExtra: ApiDocument = {
       ...api,
-      operations: [...api.operations, { operationId: 'purgeEverything', method: 'post', path: '/purge', statuses: ['200'], responseMediaTypes: {} }],
+      operations: [...api.operations, { operationId: 'purgeEverything', method: 'post', path: '/purge', statuses: ['200'], responseMediaTypes: {}, jsonBodyRequired: false }],
     };
     expect(operationsWithoutAccess(withExtra)).toEqual(['purgeEverything']);
     expect(() => authorizeConductor(withExtra, {} as RbacService)).toThrow(/no authorization rule for purgeEverything/);

@@ -20,6 +20,7 @@ const covered = new Set<string>();
 /** The valid archive each binary operation takes, so that a broken credential is the only thing wrong. */
 const ARCHIVE_OF: Record<string, number> = { addValidation: 2, attachRbacPolicy: 3 };
 
+
 describeEachDatabase(
   'negative requests from the specs',
   (db) => {
@@ -35,7 +36,8 @@ describeEachDatabase(
             const cases: Array<NegativeCase & { headers: Record<string, string> }> = negativeCases(op, base, {
               hostileArchives: hostile,
               flatten: (node) => flatten(document.openapi, node),
-            }).map((c) => ({ ...c, headers: fixture.headers }));
+            })
+              .map((c) => ({ ...c, headers: fixture.headers }));
             if (op.secured) {
               for (const [name, bad] of Object.entries(fixture.badCredentials)) {
                 if (bad.csrfOnly && !op.securitySchemes.includes('csrfToken')) continue;

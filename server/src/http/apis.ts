@@ -16,6 +16,8 @@ export interface OperationInfo {
   statuses: string[];
   /** Media type of each declared success response that has a body. */
   responseMediaTypes: Record<string, string>;
+  /** The spec requires a JSON request body. (Archives are judged by the archive reader, which says what is wrong.) */
+  jsonBodyRequired: boolean;
 }
 
 /** One API as the server sees it: the generated documents it serves and validates against. */
@@ -29,7 +31,11 @@ export interface ApiDocument {
   operations: OperationInfo[];
 }
 
-type Operation = { operationId?: string; responses?: Record<string, { content?: Record<string, unknown> }> };
+type Operation = {
+  operationId?: string;
+  requestBody?: { required?: boolean; content?: Record<string, unknown> };
+  responses?: Record<string, { content?: Record<string, unknown> }>;
+};
 
 export function listOperations(openapi: Record<string, unknown>): OperationInfo[] {
   const paths = (openapi.paths ?? {}) as Record<string, Record<string, Operation>>;
@@ -44,7 +50,14 @@ export function listOperations(openapi: Record<string, unknown>): OperationInfo[
         const mediaType = Object.keys(response.content ?? {})[0];
         if (mediaType) responseMediaTypes[status] = mediaType;
       }
-      operations.push({ operationId: op.operationId, method, path, statuses: Object.keys(responses), responseMediaTypes });
+      operations.push({
+        operationId: op.operationId,
+        method,
+        path,
+        statuses: Object.keys(responses),
+        responseMediaTypes,
+        jsonBodyRequired: op.requestBody?.required === true && 'application/json' in (op.requestBody.content ?? {}),
+      });
     }
   }
   return operations;

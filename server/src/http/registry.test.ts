@@ -8,6 +8,7 @@ const operation = (operationId: string, statuses: string[]): OperationInfo => ({
   path: `/${operationId}`,
   statuses,
   responseMediaTypes: {},
+  jsonBodyRequired: false,
 });
 
 const api = (operations: OperationInfo[]): ApiDocument => ({

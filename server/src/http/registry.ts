@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { AppError } from '../domain/errors.js';
 import { isPending, type ApiDocument, type OperationInfo } from './apis.js';
 
@@ -87,12 +87,20 @@ function notImplemented(operationId: string): AnyHandler {
   };
 }
 
+function sentBody(req: Request): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && Number(length) > 0);
+}
+
 /** Dispatches on the operation the validator matched (`req.openapi`), never on path strings. */
 export function dispatcher(table: Map<string, BoundOperation>, context: unknown): RequestHandler {
   return async (req, res, next) => {
     const operationId = req.openapi?.schema.operationId;
     const bound = operationId === undefined ? undefined : table.get(operationId);
     if (!bound) return next();
+    // The validator lets a request without any body through (as `{}`) even when the spec requires one, so the
+    // request itself is asked whether a body came.
+    if (bound.operation.jsonBodyRequired && !sentBody(req)) throw AppError.missing('body', 'is required');
     // Path parameters come from the validator's match: Express resets req.params in every router layer.
     const path = req.openapi?.pathParams ?? {};
     const reply = await bound.handler(
