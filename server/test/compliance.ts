@@ -4,7 +4,8 @@ import { listingError } from '../src/domain/cloud/simulator/simulated-cloud.js';
 import type { TestServer } from './server.js';
 
 const ALL_TYPES = resourceTypesOf('provider_a').map((t) => t.type);
-let accountCounter = 100_000_000_000 + (process.pid % 1000) * 1_000_000;
+// Deterministic: a test sees the same accounts, and so the same simulated inventory and drift, on every run.
+let accountCounter = 100_000_000_000;
 
 /**
  * A provider_a account number no other test uses, so inventories and drift never leak between tests. Its role

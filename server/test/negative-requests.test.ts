@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { flatten } from '../../contract-tests/property/arbitraries.js';
+import { clearExercised, recordExercised } from '../../contract-tests/coverage.js';
 import { answerProblem, missingOperations, propertySeed } from '../../contract-tests/property/checks.js';
 import { exampleArchives, FIXTURES } from '../../contract-tests/property/fixtures.js';
 import { negativeCases, type NegativeCase } from '../../contract-tests/property/negative.js';
@@ -25,6 +26,12 @@ describeEachDatabase(
   'negative requests from the specs',
   (db) => {
     const server = useTestServer(db);
+    // The statuses reached go to the spec coverage report that `make contract` writes.
+    let suite = '';
+    beforeAll(() => {
+      suite = `negative-requests-${db().target.name}`;
+      clearExercised(suite);
+    });
     for (const api of API_NAMES) {
       const document = loadApiDocument(api);
       describe(api, () => {
@@ -54,6 +61,7 @@ describeEachDatabase(
                 (answer.status < 400 ? `accepted with ${answer.status}: ${answer.text.slice(0, 200)}` : undefined) ??
                 (expected && !expected.includes(answer.status) ? `answered ${answer.status}, expected ${expected.join(' or ')}: ${answer.text.slice(0, 200)}` : undefined);
               if (problem) problems.push(`${name} (${request.method} ${request.url.slice(0, 120)}): ${problem}`);
+              else recordExercised(suite, { api, operationId: op.operationId, status: answer.status });
             }
             expect(problems, problems.join('\n')).toEqual([]);
             expect(await fixture.snapshot(), 'a refused request changed what the API shows').toBe(before);

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { clearExercised, recordExercised } from '../../contract-tests/coverage.js';
 import { answerProblem, missingOperations, propertyRuns, propertySeed } from '../../contract-tests/property/checks.js';
 import { FIXTURES, type ApiFixture } from '../../contract-tests/property/fixtures.js';
 import { requestArbitrary, specOperations, type GeneratedRequest } from '../../contract-tests/property/operations.js';
@@ -26,6 +27,12 @@ describeEachDatabase(
   'property-based requests from the specs',
   (db) => {
     const server = useTestServer(db);
+    // The statuses reached go to the spec coverage report that `make contract` writes.
+    let suite = '';
+    beforeAll(() => {
+      suite = `property-requests-${db().target.name}`;
+      clearExercised(suite);
+    });
     // Reads change nothing: they share one set of fixtures per API; every other operation gets fresh ones.
     const shared = new Map<string, Promise<ApiFixture>>();
     const fixtureFor = (api: ApiName, method: string) => {
@@ -49,6 +56,7 @@ describeEachDatabase(
                   if (process.env.PROPERTY_STATS === 'verbose') console.log(`${op.operationId} ${request.method} ${request.url} → ${answer.status} ${answer.text.slice(0, 200)}`);
                   const problem = answerProblem(op, answer);
                   if (problem) throw new Error(`${request.method} ${request.url}: ${problem}`);
+                  recordExercised(suite, { api, operationId: op.operationId, status: answer.status });
                 }),
                 { seed, numRuns: runs, endOnFailure: false },
               );

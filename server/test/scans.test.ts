@@ -199,6 +199,17 @@ describeEachDatabase(
         const env = await createEnvironment();
         const first = await scan(env.id);
         await server.request('PATCH', `/v0/environments/${env.id}`, { body: { baseline_id: first.id, remediation: true } });
+        // Someone changes a resource another system manages: that change cannot be reverted.
+        const account = env.provider_options.provider_a.role_arn.split(':')[4];
+        const managed = await db()
+          .handle.db.selectFrom('cloud_resources')
+          .select('resource_id')
+          .where('account_key', '=', `provider_a:${account}`)
+          .where('revertible', '=', 0)
+          .where('type', 'in', env.survey_resource_types)
+          .orderBy('resource_id')
+          .executeTakeFirstOrThrow();
+        await server.services.cloud.driftResource('provider_a', account, managed.resource_id, { changed_by_hand: true });
         const second = await scan(env.id);
         const remediation = await server.request('GET', `/v0/events?environment_id=${env.id}&event_type=REMEDIATION&max_items=1000`);
         const events = remediation.body.items as any[];
