@@ -5,6 +5,7 @@ import type { ProcessRepository } from '../../storage/repositories/types.js';
 import type { ProcessChanges } from './lifecycle.js';
 import { changesCloud, observe, planReconcile } from './planner.js';
 import { SERVER_ACTOR, type Process } from './types.js';
+import { PeriodicTask } from '../periodic.js';
 
 /** A job registered but never queued (its server process died in between) is queued after this long. */
 const UNQUEUED_GRACE_SECONDS = 120;
@@ -25,7 +26,7 @@ export interface ProcessEnforcerDeps {
  * may tick at once: a process with a job in flight is left to that job.
  */
 export class ProcessEnforcer {
-  private timer: NodeJS.Timeout | undefined;
+  private readonly periodic = new PeriodicTask('process enforcement tick', () => this.tick());
 
   constructor(private readonly deps: ProcessEnforcerDeps) {}
 
@@ -45,18 +46,11 @@ export class ProcessEnforcer {
   }
 
   start(intervalMs: number): void {
-    const run = () =>
-      void this.tick()
-        .catch((error) => console.error('process enforcement tick failed:', error))
-        .finally(() => {
-          this.timer = setTimeout(run, intervalMs);
-          this.timer.unref();
-        });
-    run();
+    this.periodic.start(intervalMs);
   }
 
   stop(): void {
-    clearTimeout(this.timer);
+    this.periodic.stop();
   }
 
   /**

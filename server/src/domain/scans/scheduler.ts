@@ -4,6 +4,7 @@ import type { JobQueue } from '../jobs/queue.js';
 import type { EnvironmentRepository, ScanRepository } from '../../storage/repositories/types.js';
 import type { ScanRunner } from './runner.js';
 import type { ScanService } from './service.js';
+import { PeriodicTask } from '../periodic.js';
 
 /** A scan whose job was never queued (the process died between the two writes) is given up after this long. */
 const UNQUEUED_GRACE_SECONDS = 120;
@@ -15,7 +16,7 @@ const BATCH = 50;
  * server processes can tick at once: the one-scan-in-progress rule lets exactly one of them start each scan.
  */
 export class ScanScheduler {
-  private timer: NodeJS.Timeout | undefined;
+  private readonly periodic = new PeriodicTask('scan scheduler tick', () => this.tick());
 
   constructor(
     private readonly environments: EnvironmentRepository,
@@ -43,18 +44,11 @@ export class ScanScheduler {
   }
 
   start(intervalMs: number): void {
-    const run = () =>
-      void this.tick()
-        .catch((error) => console.error('scan scheduler tick failed:', error))
-        .finally(() => {
-          this.timer = setTimeout(run, intervalMs);
-          this.timer.unref();
-        });
-    run();
+    this.periodic.start(intervalMs);
   }
 
   stop(): void {
-    clearTimeout(this.timer);
+    this.periodic.stop();
   }
 
   /** A scan in progress whose job failed for good (or never existed) is marked ERROR with the reason. */
