@@ -969,7 +969,7 @@ export interface components {
             survey_resource_types?: components["schemas"]["ResourceType"][];
         };
         /**
-         * @description A new group. 409 when a group of that name exists; 404 when an environment id is unknown.
+         * @description A new group. 409 when a group of that name exists; 404 when an environment id or API client id is unknown.
          * @example {
          *       "name": "Auditors",
          *       "policy": "builtin:AUDITOR",
@@ -979,6 +979,12 @@ export interface components {
          *     }
          */
         CreateGroupInput: {
+            /**
+             * @description API clients in the group (at most 1000): from the next request on, each may do only what its groups grant
+             *     (see Access control). 404 when a client id is unknown in the organization. Default `[]`.
+             * @default []
+             */
+            api_client_ids?: string[];
             /**
              * @description Environments covered (at most 1000); `["*"]` alone means all current and future environments. Default `[]`.
              * @default []

@@ -1,8 +1,9 @@
+import type { KyselyPlugin } from 'kysely';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { ManualClock } from '../src/domain/clock.js';
 import { DEFAULT_ORGANIZATION } from '../src/domain/organizations/service.js';
-import { createApp } from '../src/http/app.js';
+import { createApp, type AppOptions } from '../src/http/app.js';
 import { createServices, type ServiceOptions, type Services } from '../src/services.js';
 import type { TestDatabase } from './databases.js';
 
@@ -24,14 +25,31 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/** The services' options, plus what some tests change in the app or in the database it sees. */
+export interface TestServerOptions extends ServiceOptions {
+  /** The conductor's archive size limit (small, to provoke a 413 without sending megabytes). */
+  archiveLimitBytes?: number;
+  /** Runs before every handler (see AppOptions); tests inject faults through it. */
+  beforeHandler?: AppOptions['beforeHandler'];
+  /** Plugins on the services' query builder only, e.g. one that simulates a database outage. */
+  databasePlugins?: KyselyPlugin[];
+}
+
 export const basic = (user: string, secret: string) => `Basic ${Buffer.from(`${user}:${secret}`).toString('base64')}`;
 
 /** The whole app on port 0 over a test database, with response validation on. */
-export async function startTestServer(db: TestDatabase, options: ServiceOptions = {}): Promise<TestServer> {
+export async function startTestServer(db: TestDatabase, options: TestServerOptions = {}): Promise<TestServer> {
+  const { archiveLimitBytes, beforeHandler, databasePlugins = [], ...serviceOptions } = options;
   const clock = new ManualClock(Date.UTC(2026, 5, 1, 12));
-  const services = createServices(db.handle, clock, options);
+  const handle = databasePlugins.reduce((current, plugin) => ({ ...current, db: current.db.withPlugin(plugin) }), db.handle);
+  const services = createServices(handle, clock, serviceOptions);
   await services.conductorUsers.ensureRoot({ configured: ROOT_SECRET, file: '/nonexistent/never-written' });
-  const app = createApp({ services, validateResponses: true });
+  const app = createApp({
+    services,
+    validateResponses: true,
+    ...(archiveLimitBytes !== undefined && { archiveLimitBytes }),
+    ...(beforeHandler && { beforeHandler }),
+  });
   const server = app.express.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -83,7 +101,7 @@ export async function startTestServer(db: TestDatabase, options: ServiceOptions 
  * One server for the whole suite (starting one compiles three specs), with every test moved into a new, empty
  * organization of its own. Returns the running server.
  */
-export function useTestServer(db: () => TestDatabase, options: ServiceOptions = {}): () => TestServer {
+export function useTestServer(db: () => TestDatabase, options: TestServerOptions = {}): () => TestServer {
   let server: TestServer | undefined;
   beforeAll(async () => {
     server = await startTestServer(db(), options);

@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'bad_request'
   | 'unauthenticated'
   | 'forbidden'
+  | 'environment_access_denied'
   | 'invalid_csrf_token'
   | 'not_found'
   | 'method_not_allowed'

@@ -7,6 +7,7 @@ import type { Services } from '../services.js';
 import { API_NAMES, loadApiDocument, type ApiDocument, type ApiName } from './apis.js';
 import { complianceHandlers } from './compliance/index.js';
 import { conductorHandlers } from './conductor/index.js';
+import { authorizeCompliance } from './compliance/authorization.js';
 import { authorizeConductor } from './conductor/authorization.js';
 import { consoleHandlers } from './console/index.js';
 import { mountConsole } from './console-app.js';
@@ -21,6 +22,12 @@ export interface AppOptions {
   validateResponses: boolean;
   /** Body size limit for archives on the conductor API. */
   archiveLimitBytes?: number;
+  /**
+   * Called with the API and operationId of every request right before its handler runs (after authentication,
+   * validation and authorization); what it throws is answered like an error of the handler. Tests inject faults
+   * through it; production leaves it unset.
+   */
+  beforeHandler?: (api: ApiName, operationId: string) => void | Promise<void>;
   /** The stateful mock only (`MOCK_RESET=true`): restores the demo state; mounted as `POST /mock/reset`. */
   mockReset?: () => Promise<number>;
 }
@@ -72,9 +79,10 @@ function mountApi(app: Express, api: ApiDocument, options: AppOptions, context: 
     api.basePath,
     ...bodyParsers(api.name, options.archiveLimitBytes ?? 10 * 1024 * 1024),
     ...validator,
-    // The conductor's rbac: after authentication and validation, before any handler runs.
+    // Group policies and rbac: after authentication and validation, before any handler runs.
+    ...(api.name === 'compliance' ? [authorizeCompliance(api, options.services)] : []),
     ...(api.name === 'conductor' ? [authorizeConductor(api, options.services.rbac)] : []),
-    dispatcher(table, context),
+    dispatcher(table, context, options.beforeHandler && ((operationId) => options.beforeHandler!(api.name, operationId))),
     () => {
       throw new AppError('not_found', 'no such operation; see the API documentation at /docs');
     },

@@ -92,8 +92,14 @@ function sentBody(req: Request): boolean {
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && Number(length) > 0);
 }
 
+/**
+ * Runs right before an operation's handler, after authentication, validation and authorization; what it throws is
+ * answered like an error the handler threw. The seam tests use to inject faults.
+ */
+export type BeforeHandler = (operationId: string) => void | Promise<void>;
+
 /** Dispatches on the operation the validator matched (`req.openapi`), never on path strings. */
-export function dispatcher(table: Map<string, BoundOperation>, context: unknown): RequestHandler {
+export function dispatcher(table: Map<string, BoundOperation>, context: unknown, beforeHandler?: BeforeHandler): RequestHandler {
   return async (req, res, next) => {
     const operationId = req.openapi?.schema.operationId;
     const bound = operationId === undefined ? undefined : table.get(operationId);
@@ -103,6 +109,7 @@ export function dispatcher(table: Map<string, BoundOperation>, context: unknown)
     if (bound.operation.jsonBodyRequired && !sentBody(req)) throw AppError.missing('body', 'is required');
     // Path parameters come from the validator's match: Express resets req.params in every router layer.
     const path = req.openapi?.pathParams ?? {};
+    await beforeHandler?.(bound.operation.operationId);
     const reply = await bound.handler(
       { path, query: req.query, body: req.body, principal: req.principal, remoteAddress: req.ip ?? '' } as HandlerRequest<unknown, unknown>,
       context as never,

@@ -2,6 +2,7 @@ import type { Clock } from '../clock.js';
 import { ALL } from '../cloud/providers.js';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
+import { Grants, UNRESTRICTED } from './grants.js';
 import type { OrgUser } from '../users/types.js';
 import type { GroupRepository, InviteRepository, Page, PageRequest, SortDirection, UserRepository } from '../../storage/repositories/types.js';
 import {
@@ -43,6 +44,11 @@ export class AccessService {
     const environments = allEnvironments ? new Map<string, string>() : await this.deps.groups.environmentNames(orgId, ids);
     const unknown = allEnvironments ? undefined : ids.find((id) => !environments.has(id));
     if (unknown !== undefined) throw new AppError('not_found', `environment_ids: environment ${unknown} not found`);
+    const clientIds = input.api_client_ids ?? [];
+    if (new Set(clientIds).size !== clientIds.length) throw AppError.invalid('api_client_ids', 'lists an API client twice');
+    const clients = await this.deps.groups.apiClientNames(orgId, clientIds);
+    const unknownClient = clientIds.find((id) => !clients.has(id));
+    if (unknownClient !== undefined) throw new AppError('not_found', `api_client_ids: API client ${unknownClient} not found`);
     const now = this.deps.clock.nowSeconds();
     const group: Group = {
       id: newId(),
@@ -52,12 +58,18 @@ export class AccessService {
       allEnvironments,
       environments: ids.filter((id) => id !== ALL).map((id) => ({ id, name: environments.get(id)! })),
       users: [],
-      apiClients: [],
+      apiClients: clientIds.map((id) => ({ id, name: clients.get(id)! })),
       createdAt: now,
       updatedAt: now,
     };
     if (!(await this.deps.groups.insert(group))) throw new AppError('conflict', `name: a group named '${name}' already exists`);
     return group;
+  }
+
+  /** What an API client may do: the grants of its groups, read on every request so group changes apply at once. */
+  async grantsOfApiClient(clientId: string): Promise<Grants> {
+    const grants = await this.deps.groups.grantsOfApiClient(clientId);
+    return grants.length === 0 ? UNRESTRICTED : new Grants(grants);
   }
 
   /** Each user ends up in exactly the groups given; unknown ids change nothing. */

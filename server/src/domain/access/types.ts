@@ -77,6 +77,7 @@ export interface CreateGroupInput {
   name: string;
   policy: string;
   environment_ids?: string[];
+  api_client_ids?: string[];
 }
 
 export interface CreateInviteInput {

@@ -117,4 +117,6 @@ export interface EnvironmentFilter {
   arn?: string[];
   status?: string[];
   text?: string[];
+  /** Only these environments (the caller's groups cover no others). */
+  within?: readonly string[];
 }

@@ -1,9 +1,13 @@
 import { parseSearch } from '../../domain/environments/search.js';
-import type { CreateEnvironmentInput, UpdateEnvironmentInput } from '../../domain/environments/types.js';
+import type { CreateEnvironmentInput, EnvironmentFilter, UpdateEnvironmentInput } from '../../domain/environments/types.js';
 import type { HandlerContext } from '../context.js';
 import { pageBody } from '../paging.js';
 import { environmentBody, resourceSummaryBody } from './presenters.js';
 import type { Req, Res } from './types.js';
+
+/** A caller restricted by its groups lists only the environments they cover. */
+const withinCovered = (filter: EnvironmentFilter, covered: 'all' | string[]): EnvironmentFilter =>
+  covered === 'all' ? filter : { ...filter, within: covered };
 
 export async function listEnvironments(req: Req<'listEnvironments'>, { services }: HandlerContext): Res<'listEnvironments'> {
   const { offset = 0, max_items = 100, order_by = 'created_at', order_direction = 'desc', query } = req.query;
@@ -11,7 +15,7 @@ export async function listEnvironments(req: Req<'listEnvironments'>, { services 
     req.principal.orgId,
     { offset, limit: max_items },
     { by: order_by, direction: order_direction },
-    parseSearch(query),
+    withinCovered(parseSearch(query), req.principal.grants.environmentsAllowing('results')),
   );
   return { status: 200, body: pageBody(page, offset, environmentBody) };
 }

@@ -1,4 +1,3 @@
-import type { ApiClientPrincipal } from '../../domain/auth/api-clients.js';
 import type { HandlerContext } from '../context.js';
 import type { HandlerMap } from '../registry.js';
 import * as environments from './environments.js';
@@ -11,6 +10,7 @@ import * as invites from './invites.js';
 import * as groups from './groups.js';
 import * as users from './users.js';
 import * as swagger from './swagger.js';
+import type { CompliancePrincipal } from './authorization.js';
 import type { Operations } from './types.js';
 
 /** One module per tag; an operation without a handler (and without a 501 in the spec) does not compile. */
@@ -25,4 +25,4 @@ export const complianceHandlers = {
   ...groups,
   ...users,
   ...swagger,
-} satisfies HandlerMap<Operations, ApiClientPrincipal, HandlerContext>;
+} satisfies HandlerMap<Operations, CompliancePrincipal, HandlerContext>;

@@ -77,6 +77,10 @@ export class KyselyEnvironmentRepository implements EnvironmentRepository {
     filter: EnvironmentFilter,
   ): Promise<Page<Environment>> {
     let query = this.db.selectFrom('environments').selectAll().where('org_id', '=', orgId);
+    if (filter.within) {
+      if (filter.within.length === 0) return { items: [], hasMore: false };
+      query = query.where('id', 'in', filter.within);
+    }
     if (filter.provider?.length) query = query.where('provider', 'in', filter.provider);
     if (filter.status?.length) query = query.where('scan_status', 'in', filter.status);
     for (const term of filter.name ?? []) query = query.where(contains('name', term));

@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import type { GroupGrant } from '../../domain/access/grants.js';
 import { displayName, type Group, type GroupPolicy, type NamedRef } from '../../domain/access/types.js';
 import type { DialectName } from '../database.js';
 import type { Database, GroupsTable } from '../schema.js';
@@ -53,6 +54,12 @@ export class KyselyGroupRepository implements GroupRepository {
             .values(group.environments.map((env) => ({ group_id: group.id, environment_id: env.id })))
             .execute();
         }
+        if (group.apiClients.length > 0) {
+          await trx
+            .insertInto('group_api_clients')
+            .values(group.apiClients.map((client) => ({ group_id: group.id, client_id: client.id })))
+            .execute();
+        }
       });
       return true;
     } catch (error) {
@@ -71,6 +78,38 @@ export class KyselyGroupRepository implements GroupRepository {
     if (ids.length === 0) return new Map();
     const rows = await this.db.selectFrom('environments').select(['id', 'name']).where('org_id', '=', orgId).where('id', 'in', ids).execute();
     return new Map(rows.map((r) => [r.id, r.name]));
+  }
+
+  async apiClientNames(orgId: string, ids: readonly string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('api_clients')
+      .select(['client_id', 'name'])
+      .where('org_id', '=', orgId)
+      .where('client_id', 'in', ids)
+      .execute();
+    return new Map(rows.map((r) => [r.client_id, r.name]));
+  }
+
+  async grantsOfApiClient(clientId: string): Promise<GroupGrant[]> {
+    // One query per request of a compliance caller: the group rows, each joined with the environments it names.
+    const rows = await this.db
+      .selectFrom('group_api_clients')
+      .innerJoin('groups', 'groups.id', 'group_api_clients.group_id')
+      .leftJoin('group_environments', 'group_environments.group_id', 'groups.id')
+      .select(['groups.id', 'groups.policy', 'groups.all_environments', 'group_environments.environment_id'])
+      .where('group_api_clients.client_id', '=', clientId)
+      .execute();
+    const grants = new Map<string, GroupGrant & { environmentIds: string[] }>();
+    for (const row of rows) {
+      let grant = grants.get(row.id);
+      if (!grant) {
+        grant = { policy: row.policy as GroupPolicy, allEnvironments: row.all_environments === 1, environmentIds: [] };
+        grants.set(row.id, grant);
+      }
+      if (row.environment_id !== null) grant.environmentIds.push(row.environment_id);
+    }
+    return [...grants.values()];
   }
 
   async replaceMemberships(userIds: readonly string[], groupIds: readonly string[]): Promise<void> {

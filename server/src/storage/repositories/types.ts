@@ -3,6 +3,7 @@ import type { Event, EventFilter } from '../../domain/events/types.js';
 import type { DeliveryAttempt, Notification } from '../../domain/notifications/types.js';
 import type { Finding, RuleResult, Scan, ScannedResource, TypeResult } from '../../domain/scans/types.js';
 import type { OrgUser } from '../../domain/users/types.js';
+import type { GroupGrant } from '../../domain/access/grants.js';
 import type { Group, Invite, NamedRef } from '../../domain/access/types.js';
 import type { CustomRule, CustomRuleFilter, CustomRuleProvider } from '../../domain/custom-rules/types.js';
 import type {
@@ -295,6 +296,10 @@ export interface GroupRepository {
   names(orgId: string, ids: readonly string[]): Promise<Map<string, string>>;
   /** Names of those of `ids` that are environments of the organization. */
   environmentNames(orgId: string, ids: readonly string[]): Promise<Map<string, string>>;
+  /** Names of those of `ids` that are API clients of the organization. */
+  apiClientNames(orgId: string, ids: readonly string[]): Promise<Map<string, string>>;
+  /** The grants of the groups the API client belongs to (none: the client is unrestricted). */
+  grantsOfApiClient(clientId: string): Promise<GroupGrant[]>;
   /** Each of the users ends up a member of exactly `groupIds`, all in one transaction. */
   replaceMemberships(userIds: readonly string[], groupIds: readonly string[]): Promise<void>;
   groupsOfUsers(userIds: readonly string[]): Promise<Map<string, NamedRef[]>>;
