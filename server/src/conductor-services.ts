@@ -50,8 +50,16 @@ export function createConductorServices({ database, jobs, cloud, clock, validato
     waiter: new CompletionWaiter((ids) => dryRuns.finishedAmong(ids)),
   });
   const runner = new ProcessJobRunner({ processes, changes, cloud, clock });
-  jobs.register(PROCESS_JOB, (payload, context) => runner.run((payload as { jobId: string }).jobId, context.heartbeat));
-  jobs.register(DRY_RUN_JOB, (payload) => dryRunService.run((payload as { dryRunId: string }).dryRunId));
+  jobs.register(
+    PROCESS_JOB,
+    (payload, context) => runner.run((payload as { jobId: string }).jobId, context.heartbeat),
+    (payload, reason) => runner.giveUp((payload as { jobId: string }).jobId, reason),
+  );
+  jobs.register(
+    DRY_RUN_JOB,
+    (payload) => dryRunService.run((payload as { dryRunId: string }).dryRunId),
+    (payload, reason) => dryRunService.giveUp((payload as { dryRunId: string }).dryRunId, reason),
+  );
   return {
     conductorAccounts: accounts,
     processes: processService,

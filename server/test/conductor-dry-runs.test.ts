@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { accountKey } from '../src/domain/cloud/simulator/simulated-cloud.js';
 import { newId } from '../src/domain/ids.js';
 import { KyselyDryRunRepository } from '../src/storage/repositories/conductor.js';
+import { KyselyJobRepository } from '../src/storage/repositories/jobs.js';
 import { HOSTILE_ARCHIVES, filesTar } from './fixtures/archives.js';
 import { compositionTar, conductorClient, WEB_RESOURCES } from './conductor.js';
 import { describeEachDatabase } from './databases.js';
@@ -159,6 +160,25 @@ describeEachDatabase(
         expect((await call('GET', `/dry-run/${newId()}`)).status).toBe(404);
         expect((await call('GET', `/dry-run/${newId()}?timeout=61`)).status).toBe(400);
       });
+    });
+
+    it('ends FAILED with the reason when its job is given up, and wakes whoever waits', async () => {
+      const account = await addAccount();
+      const requested = await call('POST', `/dry-run?command=run&account=${account.name}`, await compositionTar(WEB_RESOURCES));
+      expect(requested.status, requested.text).toBe(202);
+      const waiting = call('GET', `/dry-run/${requested.body.id}?timeout=30`);
+      // Every attempt's worker dies mid-job; after the last lease runs out the queue gives the job up.
+      const jobs = new KyselyJobRepository(db().handle.db, db().handle.dialect);
+      for (let attempt = 0; attempt < 3; attempt += 1) {
+        const now = server().clock.nowMs();
+        expect(await jobs.claim(`dead-worker-${attempt}`, now, now + 1_000)).toBeDefined();
+        server().clock.advanceSeconds(2);
+      }
+      await runJobs();
+      const answer = await waiting;
+      expect(answer.status).toBe(200);
+      expect(answer.body).toMatchObject({ status: 'FAILED', plan: [], errors: [{ code: 'dry_run.error', location: 'query.command' }] });
+      expect(answer.body.errors[0].message).toMatch(/abandoned/);
     });
 
     describe('waiting for the result', () => {

@@ -147,6 +147,20 @@ export class DryRunService {
     this.deps.waiter.notify(id);
   }
 
+  /** The queue gave the dry-run's job up: the dry-run ends FAILED with the reason, and waiters wake. */
+  async giveUp(id: string, reason: string): Promise<void> {
+    const dryRun = await this.deps.dryRuns.get(id);
+    if (!dryRun || isFinished(dryRun.status)) return;
+    await this.deps.dryRuns.update({
+      ...dryRun,
+      status: 'FAILED',
+      errors: [{ code: 'dry_run.error', message: `the dry-run could not be completed: ${reason}`, location: 'query.command' }],
+      plan: [],
+      finishedAt: this.deps.clock.nowSeconds(),
+    });
+    this.deps.waiter.notify(id);
+  }
+
   private async evaluate(dryRun: DryRun): Promise<{ errors: ErrorDetail[]; plan: PlannedOperation[] }> {
     const { cloud, checks, processes } = this.deps;
     if (dryRun.command === 'RUN') {

@@ -49,6 +49,16 @@ export class ProcessJobRunner {
     });
   }
 
+  /**
+   * The queue gave the job up: it is recorded failed with the reason, so its ops and the process's history show
+   * where it stopped; whatever its attempts did in the cloud stays recorded as ops.
+   */
+  async giveUp(jobId: string, reason: string): Promise<void> {
+    const job = await this.deps.processes.getJob(jobId);
+    if (!job || job.status === 'succeeded' || job.status === 'failed') return;
+    await this.deps.processes.updateJob({ ...job, status: 'failed', message: reason, finishedAt: this.deps.clock.nowSeconds() });
+  }
+
   private async kill(process: Process, job: ProcessJob, heartbeat: () => Promise<boolean>): Promise<void> {
     if (process.state !== 'KILLING') return this.finish(job, `the process is ${process.state}; nothing to kill`);
     const resources = await this.deps.processes.resources(process.fid);

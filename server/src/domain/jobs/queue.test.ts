@@ -92,6 +92,29 @@ describeEachDatabase('job queue', (db) => {
     expect(runs).toBe(3);
   });
 
+  it('tells the kind once when it gives a job up, whether its last attempt failed or its worker vanished', async () => {
+    const { clock, repository, queue } = setup();
+    const givenUp: Array<{ payload: unknown; reason: string }> = [];
+    queue.register(
+      'settle',
+      async () => {
+        throw new Error('cloud unreachable');
+      },
+      async (payload, reason) => void givenUp.push({ payload, reason }),
+    );
+    await queue.enqueue('settle', { n: 1 }, { maxAttempts: 1 });
+    await queue.runOnce();
+    expect(givenUp).toEqual([{ payload: { n: 1 }, reason: 'cloud unreachable' }]);
+
+    await queue.enqueue('settle', { n: 2 }, { maxAttempts: 1 });
+    await repository.claim('dead-worker', clock.nowMs(), clock.nowMs() + LEASE_MS);
+    clock.advanceSeconds(LEASE_MS / 1000 + 1);
+    await queue.runOnce();
+    await queue.runOnce();
+    expect(givenUp).toHaveLength(2);
+    expect(givenUp[1]).toMatchObject({ payload: { n: 2 }, reason: expect.stringMatching(/^abandoned/) });
+  });
+
   it('queues work with a dedupe key at most once, even after it ran', async () => {
     const { queue } = setup();
     let runs = 0;

@@ -12,6 +12,12 @@ export interface JobContext {
 
 export type JobHandler = (payload: unknown, context: JobContext) => Promise<void>;
 
+/**
+ * Called once when the queue gives a job up (its last attempt failed, or its worker vanished with no attempt
+ * left), so the work it stood for can be settled, e.g. a dry-run marked FAILED, rather than left pending forever.
+ */
+export type GiveUpHandler = (payload: unknown, message: string) => Promise<void>;
+
 export interface JobQueueOptions {
   /** How long a claim lasts without a heartbeat before another worker may take the job over. */
   leaseMs?: number;
@@ -40,6 +46,7 @@ export interface EnqueueOptions {
  */
 export class JobQueue {
   private readonly handlers = new Map<string, JobHandler>();
+  private readonly giveUpHandlers = new Map<string, GiveUpHandler>();
   private readonly owner = `${hostname()}:${process.pid}:${newId().slice(0, 8)}`;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly leaseMs: number;
@@ -62,9 +69,10 @@ export class JobQueue {
     this.maxBackoffMs = options.maxBackoffMs ?? 300_000;
   }
 
-  register(kind: string, handler: JobHandler): void {
+  register(kind: string, handler: JobHandler, onGiveUp?: GiveUpHandler): void {
     if (this.handlers.has(kind)) throw new Error(`a handler for job kind '${kind}' is already registered`);
     this.handlers.set(kind, handler);
+    if (onGiveUp) this.giveUpHandlers.set(kind, onGiveUp);
   }
 
   async enqueue(kind: string, payload: unknown, options: EnqueueOptions = {}): Promise<Job> {
@@ -104,10 +112,11 @@ export class JobQueue {
 
   private async claimNext(): Promise<Job | undefined> {
     const now = this.clock.nowMs();
-    await this.jobs.failAbandoned(
+    const abandoned = await this.jobs.failAbandoned(
       now,
       (attempts) => `abandoned: the worker stopped before finishing, and all ${attempts} attempts are used up`,
     );
+    for (const job of abandoned) await this.giveUp(job, job.lastError ?? 'abandoned');
     return this.jobs.claim(this.owner, now, now + this.leaseMs);
   }
 
@@ -175,11 +184,22 @@ export class JobQueue {
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       if (job.attempts >= job.maxAttempts) {
-        await this.jobs.fail(job.id, this.owner, message, now());
+        if (await this.jobs.fail(job.id, this.owner, message, now())) await this.giveUp(job, message);
       } else {
         const delay = Math.min(this.backoffMs * 2 ** (job.attempts - 1), this.maxBackoffMs);
         await this.jobs.retry(job.id, this.owner, message, now() + delay, now());
       }
+    }
+  }
+
+  private async giveUp(job: Job, message: string): Promise<void> {
+    const onGiveUp = this.giveUpHandlers.get(job.kind);
+    if (!onGiveUp) return;
+    try {
+      await onGiveUp(job.payload, message);
+    } catch (error) {
+      // The job is failed either way; what it stood for stays as it was, and the log says so.
+      console.error(`settling the given-up ${job.kind} job ${job.id} failed:`, error);
     }
   }
 }

@@ -86,17 +86,21 @@ export class KyselyJobRepository implements JobRepository {
     return row && toJob(row);
   }
 
-  async failAbandoned(nowMs: number, message: (attempts: number) => string): Promise<number> {
+  async failAbandoned(nowMs: number, message: (attempts: number) => string): Promise<Job[]> {
     const abandoned = await this.db
       .selectFrom('jobs')
-      .select(['id', 'attempts', 'lease_owner'])
+      .selectAll()
       .where('status', '=', 'running')
       .where('lease_expires_at', '<', nowMs)
       .where((w) => w('attempts', '>=', w.ref('max_attempts')))
       .execute();
-    let failed = 0;
-    for (const job of abandoned) {
-      if (job.lease_owner !== null && (await this.fail(job.id, job.lease_owner, message(job.attempts), nowMs))) failed += 1;
+    const failed: Job[] = [];
+    for (const row of abandoned) {
+      const text = message(row.attempts);
+      // Another worker may fail the same job at the same moment; only the one whose update lands reports it.
+      if (row.lease_owner !== null && (await this.fail(row.id, row.lease_owner, text, nowMs))) {
+        failed.push({ ...toJob(row), status: 'failed', lastError: text, leaseOwner: null, leaseExpiresAt: null, finishedAt: nowMs });
+      }
     }
     return failed;
   }

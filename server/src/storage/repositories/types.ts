@@ -204,8 +204,8 @@ export interface JobRepository {
    * `owner` until `leaseUntil`. Concurrent claims never return the same job.
    */
   claim(owner: string, nowMs: number, leaseUntil: number): Promise<Job | undefined>;
-  /** Fails running jobs whose lease ran out and that have no attempts left, with `message`. Returns how many. */
-  failAbandoned(nowMs: number, message: (attempts: number) => string): Promise<number>;
+  /** Fails running jobs whose lease ran out and that have no attempts left, with `message`. Returns those it failed. */
+  failAbandoned(nowMs: number, message: (attempts: number) => string): Promise<Job[]>;
   /** The following only act while `owner` still holds the lease, so a worker that lost it cannot finish twice. */
   extendLease(id: string, owner: string, leaseUntil: number, nowMs: number): Promise<boolean>;
   complete(id: string, owner: string, nowMs: number): Promise<boolean>;
