@@ -10,6 +10,8 @@ import { load } from 'js-yaml';
  *   { "api": "compliance", "operationId": "getScan", "status": 404 }
  * (`recordExercised` below does it). `make contract` adds the Dredd transactions that passed against the real
  * server, and writes `reports/spec-coverage.json`; it fails when an operation has no exercised status at all.
+ * Each operation also lists the declared statuses nobody exercised (`missing`; 501 never counts): `missingStatuses`
+ * names them all, for a run that requires every declared status.
  */
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const APIS = ['compliance', 'conductor', 'console'] as const;
@@ -33,13 +35,16 @@ export interface Exercised {
 export function recordExercised(suite: string, entry: Exercised): void {
   mkdirSync(EXERCISED_DIR, { recursive: true });
   const line = { api: entry.api, operationId: entry.operationId, status: Number(entry.status) };
-  appendFileSync(join(EXERCISED_DIR, `${suite}.jsonl`), `${JSON.stringify(line)}\n`);
+  appendFileSync(exercisedFile(suite), `${JSON.stringify(line)}\n`);
 }
+
+/** The file `recordExercised(suite, …)` appends to. */
+export const exercisedFile = (suite: string): string => join(EXERCISED_DIR, `${suite}.jsonl`);
 
 /** Empties `reports/exercised/<suite>.jsonl`. */
 export function clearExercised(suite: string): void {
   mkdirSync(EXERCISED_DIR, { recursive: true });
-  writeFileSync(join(EXERCISED_DIR, `${suite}.jsonl`), '');
+  writeFileSync(exercisedFile(suite), '');
 }
 
 /** Reads JSON lines; a line that is not `{api, operationId, status}` is an error naming the file and line. */
@@ -66,13 +71,15 @@ export function readExercised(file: string): Exercised[] {
 export interface OperationCoverage {
   declared: number[];
   exercised: number[];
+  /** Declared and never exercised, 501 (not implemented) aside. */
+  missing: number[];
   /** The spec still declares 501 (not implemented): not required to be covered. */
   pending: boolean;
 }
 
 export interface ApiCoverage {
   operations: Record<string, OperationCoverage>;
-  summary: { operations: number; covered: number; pending: number; declared_statuses: number; exercised_statuses: number };
+  summary: { operations: number; covered: number; pending: number; declared_statuses: number; exercised_statuses: number; missing_statuses: number };
 }
 
 export interface CoverageReport {
@@ -84,10 +91,13 @@ export interface CoverageReport {
   unknown: Exercised[];
 }
 
+/** Marks an operation not implemented yet; never required to be exercised. */
+const NOT_IMPLEMENTED = 501;
+
 type Swagger = { paths: Record<string, Record<string, { operationId?: string; responses?: Record<string, unknown> }>> };
 
-/** Declared statuses of every operation of `api`, from generated/<api>/swagger.yaml. */
-function declared(api: CoverageApi): Map<string, number[]> {
+/** Declared statuses of every operation of `api` (operationId → statuses, ascending), from generated/<api>/swagger.yaml. */
+export function declaredStatuses(api: CoverageApi): Map<string, number[]> {
   const swagger = load(readFileSync(join(ROOT, 'generated', api, 'swagger.yaml'), 'utf8')) as Swagger;
   const operations = new Map<string, number[]>();
   for (const item of Object.values(swagger.paths)) {
@@ -100,18 +110,22 @@ function declared(api: CoverageApi): Map<string, number[]> {
   return operations;
 }
 
-/** Builds the report from the given JSON-lines files plus every `*.jsonl` under `reports/exercised/`. */
-export function buildCoverage(extraFiles: string[] = []): CoverageReport {
-  const suiteFiles = existsSync(EXERCISED_DIR)
-    ? readdirSync(EXERCISED_DIR).filter((name) => name.endsWith('.jsonl')).sort().map((name) => join(EXERCISED_DIR, name))
-    : [];
+/**
+ * Builds the report from the given JSON-lines files plus every `*.jsonl` under `suitesDir` (`reports/exercised/`;
+ * null: the given files only).
+ */
+export function buildCoverage(extraFiles: string[] = [], suitesDir: string | null = EXERCISED_DIR): CoverageReport {
+  const suiteFiles =
+    suitesDir !== null && existsSync(suitesDir)
+      ? readdirSync(suitesDir).filter((name) => name.endsWith('.jsonl')).sort().map((name) => join(suitesDir, name))
+      : [];
   const files = [...extraFiles, ...suiteFiles];
   const entries = files.flatMap(readExercised).filter((entry) => entry.passed !== false);
   const report: CoverageReport = { sources: files.map((file) => file.replace(`${ROOT}/`, '')), apis: {}, uncovered: [], unknown: [] };
   const exercised = new Map<string, Set<number>>();
   const known = new Set<string>();
   for (const api of APIS) {
-    for (const operationId of declared(api).keys()) known.add(`${api}.${operationId}`);
+    for (const operationId of declaredStatuses(api).keys()) known.add(`${api}.${operationId}`);
   }
   for (const entry of entries) {
     const key = `${entry.api}.${entry.operationId}`;
@@ -124,12 +138,14 @@ export function buildCoverage(extraFiles: string[] = []): CoverageReport {
   }
   for (const api of APIS) {
     const operations: Record<string, OperationCoverage> = {};
-    const summary = { operations: 0, covered: 0, pending: 0, declared_statuses: 0, exercised_statuses: 0 };
-    for (const [operationId, statuses] of [...declared(api)].sort(([a], [b]) => a.localeCompare(b))) {
+    const summary = { operations: 0, covered: 0, pending: 0, declared_statuses: 0, exercised_statuses: 0, missing_statuses: 0 };
+    for (const [operationId, statuses] of [...declaredStatuses(api)].sort(([a], [b]) => a.localeCompare(b))) {
       const seen = [...(exercised.get(`${api}.${operationId}`) ?? [])].sort((a, b) => a - b);
-      const pending = statuses.includes(501);
-      operations[operationId] = { declared: statuses, exercised: seen, pending };
+      const pending = statuses.includes(NOT_IMPLEMENTED);
+      const missing = statuses.filter((status) => status !== NOT_IMPLEMENTED && !seen.includes(status));
+      operations[operationId] = { declared: statuses, exercised: seen, missing, pending };
       summary.operations += 1;
+      summary.missing_statuses += missing.length;
       summary.declared_statuses += statuses.length;
       summary.exercised_statuses += seen.filter((status) => statuses.includes(status)).length;
       if (seen.length > 0) summary.covered += 1;
@@ -141,6 +157,16 @@ export function buildCoverage(extraFiles: string[] = []): CoverageReport {
   return report;
 }
 
+/**
+ * Every declared status nobody exercised, as `<api>.<operationId> <status>`, in the report's order; empty when every
+ * declared status (501 aside) was exercised.
+ */
+export function missingStatuses(report: CoverageReport): string[] {
+  return Object.entries(report.apis).flatMap(([api, { operations }]) =>
+    Object.entries(operations).flatMap(([operationId, { missing }]) => missing.map((status) => `${api}.${operationId} ${status}`)),
+  );
+}
+
 /** Writes the report to `reports/spec-coverage.json`; returns one summary line per API. */
 export function writeCoverage(report: CoverageReport, file = COVERAGE_REPORT): string[] {
   mkdirSync(dirname(file), { recursive: true });
@@ -148,6 +174,6 @@ export function writeCoverage(report: CoverageReport, file = COVERAGE_REPORT): s
   return Object.entries(report.apis).map(
     ([api, { summary: s }]) =>
       `${api.padEnd(10)} operations covered ${s.covered}/${s.operations}${s.pending ? ` (${s.pending} pending 501)` : ''}, ` +
-      `statuses exercised ${s.exercised_statuses}/${s.declared_statuses}`,
+      `statuses exercised ${s.exercised_statuses}/${s.declared_statuses}${s.missing_statuses ? `, ${s.missing_statuses} declared never exercised` : ''}`,
   );
 }

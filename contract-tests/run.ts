@@ -10,6 +10,7 @@ import { ROOT } from '../scripts/pipeline.js';
 import { freePort, start, waitForHttp, type Started } from './processes.js';
 import { MOCK_APIS, startMock, type MockApi } from './prism/mocks.js';
 import { buildCoverage, writeCoverage, type CoverageReport } from './coverage.js';
+import { ParitySuite } from './parity/suite.js';
 
 /**
  * `make contract`: Dredd replays every operation's documented example against
@@ -18,6 +19,9 @@ import { buildCoverage, writeCoverage, type CoverageReport } from './coverage.js
  *   2. a Prism mock of each spec.
  * Against the real server every implemented operation must pass: the run fails when fewer transactions pass than
  * the specs have implemented operations, so an operation cannot drop out unnoticed.
+ * Then, per spec, the mock parity suite sends each operation's example request to the same Prism mock and to the
+ * real server and compares the answers, and the same requests go through `prism proxy --errors` in front of the
+ * real server, which must report no violation (contract-tests/parity/).
  */
 const run = promisify(execFile);
 const basic = (user: string, secret: string) => `Basic ${Buffer.from(`${user}:${secret}`).toString('base64')}`;
@@ -107,7 +111,10 @@ const rootSecret = randomBytes(24).toString('base64url');
 const outcomes: Outcome[] = [];
 /** Spec coverage: the Dredd hooks append each real-server transaction here (see coverage.ts). */
 const exercisedFile = join(dir, 'dredd-exercised.jsonl');
+/** Spec coverage: the parity suite and the proxy pass append each answer of the real server here. */
+const parityExercisedFile = join(dir, 'parity-exercised.jsonl');
 let coverage: CoverageReport | undefined;
+let parity: { lines: string[]; failures: string[] } | undefined;
 const { server, url, clientAuth } = await startServer(dir, rootSecret);
 try {
   const authOf: Record<MockApi, string> = { compliance: clientAuth, conductor: basic('root', rootSecret), console: '' };
@@ -119,15 +126,20 @@ try {
   const swagger = await fetch(`${url}/v0/swagger`);
   await swagger.arrayBuffer();
   if (swagger.ok) await appendFile(exercisedFile, `${JSON.stringify({ api: 'compliance', operationId: 'getSwagger', status: swagger.status, passed: true })}\n`);
-  coverage = buildCoverage([exercisedFile]);
+  const paritySuite = new ParitySuite(ROOT, { url, complianceAuth: clientAuth, conductorAuth: authOf.conductor, consoleAdmin: CONSOLE_ADMIN }, parityExercisedFile);
+  const parityCrashes: string[] = [];
   for (const api of MOCK_APIS) {
     const mock = await startMock(ROOT, api, 0);
     try {
       outcomes.push(await dredd(`${api} / prism mock`, api, 'mock', mock.url, basic('mock-user', 'mock-secret')));
+      await paritySuite.runApi(api, mock.url).catch((error: unknown) => parityCrashes.push(`parity ${api}: ${error instanceof Error ? error.stack : String(error)}`));
     } finally {
       await mock.stop();
     }
   }
+  parity = paritySuite.finish(MOCK_APIS);
+  parity.failures.push(...parityCrashes);
+  coverage = buildCoverage([exercisedFile, parityExercisedFile]);
 } finally {
   await server.stop();
   await rm(dir, { recursive: true, force: true });
@@ -146,6 +158,12 @@ for (const outcome of outcomes) {
   } else {
     passed += 1;
   }
+}
+if (parity) {
+  for (const line of parity.lines) console.log(line);
+  for (const failure of parity.failures) console.log(`FAIL ${failure}`);
+  if (parity.failures.length > 0) failed += 1;
+  else passed += 1;
 }
 if (coverage) {
   for (const line of writeCoverage(coverage)) console.log(`coverage ${line}`);

@@ -16,8 +16,9 @@ export interface Mock {
 }
 
 /**
- * Prism mocks a spec's paths at the root and ignores its base path, so each mock sits behind a small adapter
- * that accepts the real server's paths (`/v0/environments`) and forwards them without the base path.
+ * Prism serves a spec's paths at the root and ignores its base path (a proxy forwards them to the upstream URL,
+ * which carries the base path), so each Prism sits behind a small adapter that accepts the real server's paths
+ * (`/v0/environments`) and forwards them without the base path.
  */
 function basePathAdapter(basePath: string, prismPort: number): Server {
   return createServer((req, res) => {
@@ -42,15 +43,10 @@ function basePathAdapter(basePath: string, prismPort: number): Server {
   });
 }
 
-/** Starts Prism on the generated Swagger 2.0 bundle of `api`, reachable at `port` (0: any free port). */
-export async function startMock(root: string, api: MockApi, port: number): Promise<Mock> {
+/** Starts Prism with `args`, behind the base-path adapter listening on `port` (0: any free port). */
+async function startPrism(root: string, api: MockApi, args: string[], port: number): Promise<Mock> {
   const prismPort = await freePort();
-  const prism: Started = start(
-    join(root, 'node_modules/.bin/prism'),
-    ['mock', join(root, 'generated', api, 'swagger.yaml'), '-h', '127.0.0.1', '-p', String(prismPort), '-v', 'warn'],
-    process.env,
-    root,
-  );
+  const prism: Started = start(join(root, 'node_modules/.bin/prism'), [...args, '-h', '127.0.0.1', '-p', String(prismPort), '-v', 'warn'], process.env, root);
   await waitForHttp(`http://127.0.0.1:${prismPort}/`, prism, 60_000);
   const adapter = basePathAdapter(BASE_PATHS[api], prismPort);
   await new Promise<void>((resolve) => adapter.listen(port, '127.0.0.1', resolve));
@@ -64,4 +60,20 @@ export async function startMock(root: string, api: MockApi, port: number): Promi
       await prism.stop();
     },
   };
+}
+
+/** Starts Prism on the generated Swagger 2.0 bundle of `api`, reachable at `port` (0: any free port). */
+export function startMock(root: string, api: MockApi, port: number): Promise<Mock> {
+  return startPrism(root, api, ['mock', join(root, 'generated', api, 'swagger.yaml')], port);
+}
+
+/**
+ * Starts `prism proxy` on the generated OpenAPI 3 document of `api` in front of the server at `upstream` (scheme,
+ * host and port), with `--errors`: Prism validates each request and the server's answer against the document,
+ * reports what breaks it in an `sl-violations` header, and answers a response violation with its own
+ * `application/problem+json` error. A request that breaks the document is answered by Prism (401 or 422) without
+ * reaching the server.
+ */
+export function startProxy(root: string, api: MockApi, upstream: string, port = 0): Promise<Mock> {
+  return startPrism(root, api, ['proxy', join(root, 'generated', api, 'openapi.yaml'), `${upstream}${BASE_PATHS[api]}`, '--errors'], port);
 }

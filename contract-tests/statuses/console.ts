@@ -1,0 +1,187 @@
+import { randomUUID } from 'node:crypto';
+import { expect } from 'vitest';
+import { MAX_FAILURES_PER_EMAIL } from '../../server/src/domain/console/sessions.js';
+import type { TestServer } from '../../server/test/server.js';
+import { must, send, type Call, type OperationStatuses, type StatusContext } from './scenario.js';
+
+/**
+ * The console API: calls as a signed-in browser makes them, with the session cookie and, on changes, the CSRF
+ * token. Password hashing is slow on purpose, so one user and one session serve every scenario of a server; the
+ * scenarios that end a session or fail sign-ins use users of their own.
+ */
+
+const PASSWORD = 'correct horse battery staple';
+let counter = 0;
+const uniqueEmail = () => `console-${process.pid}-${(counter += 1)}@example.com`;
+const uniqueName = (prefix: string) => `${prefix} ${process.pid}-${(counter += 1)}`;
+
+interface Session {
+  cookie: string;
+  csrf: string;
+}
+
+async function newUser(ctx: StatusContext): Promise<string> {
+  const email = uniqueEmail();
+  await ctx.server.services.consoleAuth.createUser(ctx.server.orgId, email, PASSWORD);
+  return email;
+}
+
+const signInCall = (email: string, password = PASSWORD): Call => ({ method: 'POST', path: '/console/api/session', auth: null, body: { email, password } });
+
+async function signIn(ctx: StatusContext, email: string): Promise<Session> {
+  const answer = await send(ctx, signInCall(email));
+  expect(answer.status, answer.text).toBe(200);
+  return { cookie: answer.headers.get('set-cookie')!.split(';')[0]!, csrf: answer.body.csrf_token as string };
+}
+
+const shared = new WeakMap<TestServer, Promise<Session>>();
+/** The session most scenarios share (one per test server). */
+function session(ctx: StatusContext): Promise<Session> {
+  let found = shared.get(ctx.server);
+  if (!found) {
+    found = newUser(ctx).then((email) => signIn(ctx, email));
+    shared.set(ctx.server, found);
+  }
+  return found;
+}
+
+/** A call of the signed-in browser; changes carry the CSRF token. */
+function call(current: Session, method: string, path: string, body?: unknown): Call {
+  return {
+    method,
+    path: `/console/api${path}`,
+    auth: null,
+    headers: { cookie: current.cookie, ...(method !== 'GET' && { 'x-csrf-token': current.csrf }) },
+    ...(body !== undefined && { body }),
+  };
+}
+
+/** An API client of the shared session's organization, optionally with an active secret. */
+async function apiClient(ctx: StatusContext, options: { secret?: boolean } = {}): Promise<string> {
+  const current = await session(ctx);
+  const created = await must(ctx, call(current, 'POST', '/api-clients', { name: uniqueName('ci') }));
+  if (options.secret) await must(ctx, call(current, 'POST', `/api-clients/${created.client_id}/secret`));
+  return created.client_id as string;
+}
+
+const unknownClient = (method: string, suffix = '') => ({
+  how: 'an unknown client id',
+  run: async (ctx: StatusContext) => send(ctx, call(await session(ctx), method, `/api-clients/cl_${randomUUID().replace(/-/g, '')}${suffix}`)),
+  check: ({ body }: { body: any }) => expect(body).toMatchObject({ type: 'NotFound', message: expect.stringMatching(/^API client .* not found$/) }),
+});
+
+export const CONSOLE_OPERATIONS: OperationStatuses[] = [
+  {
+    api: 'console',
+    operationId: 'signIn',
+    valid: async (ctx) => signInCall(await newUser(ctx)),
+    success: {
+      status: 200,
+      check: ({ body, headers }) => {
+        expect(body).toMatchObject({ user: { email: expect.stringMatching(/^console-/) }, csrf_token: expect.any(String) });
+        expect(headers.get('set-cookie')).toMatch(/^console_session=[^;]+; Path=\/console; HttpOnly; SameSite=Strict/);
+      },
+    },
+    cases: {
+      401: {
+        how: 'a wrong password',
+        run: async (ctx) => send(ctx, signInCall(await newUser(ctx), 'not the password at all')),
+        check: ({ body }) => expect(body).toEqual({ type: 'AuthenticationError', code: 401, message: 'Invalid email or password' }),
+      },
+      429: {
+        how: 'the right password after too many failed sign-ins',
+        run: async (ctx) => {
+          const email = await newUser(ctx);
+          // At once: each failure costs a password hash, and the limit counts them whatever their order.
+          const failures = await Promise.all(Array.from({ length: MAX_FAILURES_PER_EMAIL }, () => send(ctx, signInCall(email, 'not the password at all'))));
+          expect(failures.map((failure) => failure.status)).toEqual(failures.map(() => 401));
+          return send(ctx, signInCall(email));
+        },
+        check: ({ body, headers }) => {
+          expect(body).toMatchObject({ type: 'TooManyRequests', code: 429 });
+          expect(Number(headers.get('retry-after'))).toBeGreaterThan(0);
+        },
+      },
+    },
+  },
+  {
+    api: 'console',
+    operationId: 'getSession',
+    // The session was read while authenticating; the handler only presents it.
+    fault: 'handler',
+    valid: async (ctx) => call(await session(ctx), 'GET', '/session'),
+    success: { status: 200, check: ({ body }) => expect(body).toMatchObject({ csrf_token: expect.any(String), user: { email: expect.any(String) } }) },
+  },
+  {
+    api: 'console',
+    operationId: 'signOut',
+    // Signing out ends the session: each scenario signs in a user of its own.
+    valid: async (ctx) => call(await signIn(ctx, await newUser(ctx)), 'DELETE', '/session'),
+    success: { status: 204, check: ({ headers }) => expect(headers.get('set-cookie')).toMatch(/Max-Age=0/) },
+  },
+  {
+    api: 'console',
+    operationId: 'listApiClients',
+    valid: async (ctx) => {
+      await apiClient(ctx);
+      return call(await session(ctx), 'GET', '/api-clients');
+    },
+    success: { status: 200, check: ({ body }) => expect(body.total).toBeGreaterThan(0) },
+  },
+  {
+    api: 'console',
+    operationId: 'createApiClient',
+    valid: async (ctx) => call(await session(ctx), 'POST', '/api-clients', { name: uniqueName('deploy') }),
+    success: { status: 201, check: ({ body }) => expect(body).toMatchObject({ status: 'Created', secret_created_at: null }) },
+    cases: {
+      409: {
+        how: 'a name another client has',
+        run: async (ctx) => {
+          const current = await session(ctx);
+          const name = uniqueName('twice');
+          await must(ctx, call(current, 'POST', '/api-clients', { name }));
+          return send(ctx, call(current, 'POST', '/api-clients', { name }));
+        },
+        check: ({ body }) => expect(body).toMatchObject({ type: 'Conflict', message: expect.stringMatching(/^an API client named .* exists$/) }),
+      },
+    },
+  },
+  {
+    api: 'console',
+    operationId: 'getApiClient',
+    valid: async (ctx) => call(await session(ctx), 'GET', `/api-clients/${await apiClient(ctx)}`),
+    success: { status: 200, check: ({ body }) => expect(body).toMatchObject({ status: 'Created' }) },
+    cases: { 404: unknownClient('GET') },
+  },
+  {
+    api: 'console',
+    operationId: 'deleteApiClient',
+    valid: async (ctx) => call(await session(ctx), 'DELETE', `/api-clients/${await apiClient(ctx)}`),
+    success: { status: 204, check: ({ text }) => expect(text).toBe('') },
+    cases: { 404: unknownClient('DELETE') },
+  },
+  {
+    api: 'console',
+    operationId: 'generateApiClientSecret',
+    valid: async (ctx) => call(await session(ctx), 'POST', `/api-clients/${await apiClient(ctx)}/secret`),
+    success: {
+      status: 201,
+      check: ({ body }) => expect(body).toMatchObject({ client_secret: expect.any(String), api_client: { status: 'Active' } }),
+    },
+    cases: { 404: unknownClient('POST', '/secret') },
+  },
+  {
+    api: 'console',
+    operationId: 'revokeApiClientSecret',
+    valid: async (ctx) => call(await session(ctx), 'DELETE', `/api-clients/${await apiClient(ctx, { secret: true })}/secret`),
+    success: { status: 200, check: ({ body }) => expect(body).toMatchObject({ status: 'Secret Revoked', secret_created_at: null }) },
+    cases: {
+      404: unknownClient('DELETE', '/secret'),
+      409: {
+        how: 'a client without an active secret',
+        run: async (ctx) => send(ctx, call(await session(ctx), 'DELETE', `/api-clients/${await apiClient(ctx)}/secret`)),
+        check: ({ body }) => expect(body).toMatchObject({ type: 'Conflict', message: expect.stringMatching(/has no active secret to revoke$/) }),
+      },
+    },
+  },
+];

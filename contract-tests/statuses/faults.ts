@@ -1,0 +1,74 @@
+import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
+
+/**
+ * Faults for provoking the 500 every operation declares, through the product's real error path: whatever a
+ * handler or the store throws becomes the one internal error, answered with the API's 500 body and logged, never
+ * shown to the caller.
+ */
+
+/** Appears in every injected error's message: the 500 body must not carry it (the server log does). */
+export const FAULT_MARKER = 'injected-fault-7f3a9c';
+
+/**
+ * A database that stops answering: while armed, every query the services send fails the way a lost connection
+ * does, before reaching the database. A query builder plugin, so it sits under every repository and transaction.
+ */
+export class DatabaseOutage implements KyselyPlugin {
+  private armed = false;
+  /** The kinds of the queries refused since the outage began (SelectQueryNode, InsertQueryNode, RawNode, …). */
+  readonly refused: string[] = [];
+
+  begin(): void {
+    this.armed = true;
+    this.refused.length = 0;
+  }
+
+  end(): void {
+    this.armed = false;
+  }
+
+  transformQuery({ node }: PluginTransformQueryArgs): RootOperationNode {
+    if (this.armed) {
+      this.refused.push(node.kind);
+      throw new Error(`connection to the database lost while sending a ${node.kind} (${FAULT_MARKER})`);
+    }
+    return node;
+  }
+
+  async transformResult({ result }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return result;
+  }
+}
+
+/** `database`: the store fails under the handler; `handler`: the handler fails (operations that read no database). */
+export type FaultKind = 'database' | 'handler';
+
+/**
+ * Arms one fault for the next call of one operation. The outage begins only once that call reaches its handler,
+ * so the caller has been authenticated and authorized against a working database; `settle()` ends it.
+ */
+export class FaultInjector {
+  readonly outage = new DatabaseOutage();
+  private next: { api: string; operationId: string; kind: FaultKind } | undefined;
+
+  arm(api: string, operationId: string, kind: FaultKind): void {
+    this.next = { api, operationId, kind };
+  }
+
+  /** Ends the outage; true when the armed fault was used. */
+  settle(): boolean {
+    const used = this.next === undefined;
+    this.next = undefined;
+    this.outage.end();
+    return used;
+  }
+
+  /** The app's `beforeHandler`. */
+  readonly beforeHandler = (api: string, operationId: string): void => {
+    const next = this.next;
+    if (!next || next.api !== api || next.operationId !== operationId) return;
+    this.next = undefined;
+    if (next.kind === 'handler') throw new Error(`handler of ${operationId} failed (${FAULT_MARKER})`);
+    this.outage.begin();
+  };
+}

@@ -1,0 +1,216 @@
+import { expect, vi } from 'vitest';
+import { CONDUCTOR_ACCESS } from '../../server/src/http/conductor/authorization.js';
+import { CSRF_REFUSED } from '../../server/src/http/errors.js';
+import { filesTar } from '../../server/test/fixtures/archives.js';
+import { basic, type TestServer } from '../../server/test/server.js';
+import type { CoverageApi } from '../coverage.js';
+import { FAULT_MARKER, type FaultInjector, type FaultKind } from './faults.js';
+
+/**
+ * The pieces of the declared-status table: what one operation needs for a valid call, the scenarios that provoke
+ * its other statuses, and the rules that derive the statuses every operation of an API answers alike (an unknown
+ * query parameter, no credentials, a policy that denies, an archive over the limit, a fault).
+ */
+
+export interface StatusContext {
+  server: TestServer;
+  faults: FaultInjector;
+  /** The conductor's archive size limit on the test server. */
+  archiveLimitBytes: number;
+}
+
+/** One HTTP call; `auth` as in TestServer.request (undefined: the current organization's API client). */
+export interface Call {
+  method: string;
+  path: string;
+  body?: unknown;
+  auth?: string | null;
+  headers?: Record<string, string>;
+}
+
+export interface Answer {
+  status: number;
+  body: any;
+  text: string;
+  headers: Headers;
+}
+
+export const send = (ctx: StatusContext, call: Call): Promise<Answer> =>
+  ctx.server.request(call.method, call.path, { body: call.body, auth: call.auth, headers: call.headers });
+
+/** A call that must succeed: set-up steps, so a failing one names itself. */
+export async function must(ctx: StatusContext, call: Call): Promise<any> {
+  const answer = await send(ctx, call);
+  expect(answer.status, `set-up ${call.method} ${call.path}: ${answer.text}`).toBeLessThan(300);
+  return answer.body;
+}
+
+/** One status of one operation: how it is provoked, and what its body must say beyond the API's error shape. */
+export interface Case {
+  how: string;
+  run(ctx: StatusContext): Promise<Answer>;
+  check?(answer: Answer, ctx: StatusContext): void | Promise<void>;
+}
+
+export interface OperationStatuses {
+  api: CoverageApi;
+  operationId: string;
+  /** Makes the state a valid call needs and returns that call; the derived scenarios alter it. */
+  valid(ctx: StatusContext): Promise<Call>;
+  /** The status a valid call gets, and what its body must hold. */
+  success: { status: number; check(answer: Answer, ctx: StatusContext): void | Promise<void> };
+  /** How its 500 is provoked: the store fails under the handler (default), or the handler fails (no database read). */
+  fault?: FaultKind;
+  /** The statuses no rule derives (404, 409, …), or that deserve a scenario of their own. */
+  cases?: Partial<Record<number, Case>>;
+}
+
+export interface StatusScenario extends Case {
+  api: CoverageApi;
+  operationId: string;
+  status: number;
+}
+
+const withQuery = (path: string, query: string) => `${path}${path.includes('?') ? '&' : '?'}${query}`;
+
+const without = (headers: Record<string, string> | undefined, names: string[]) =>
+  Object.fromEntries(Object.entries(headers ?? {}).filter(([name]) => !names.includes(name.toLowerCase())));
+
+const UNAUTHENTICATED: Record<CoverageApi, { message: string; challenge?: RegExp }> = {
+  compliance: { message: 'The authentication token is invalid or missing', challenge: /^Basic realm="compliance"/ },
+  conductor: { message: 'Unauthorized', challenge: /^Basic realm="conductor"/ },
+  console: { message: 'Sign in required' },
+};
+
+/** A policy that declares a user and grants it nothing. */
+const DENYING_POLICY = 'users: [mallory]\nrules: []\n';
+
+/** Attaches the denying policy and returns mallory's credentials; root keeps every right. */
+async function deniedUser(ctx: StatusContext): Promise<string> {
+  const root = ctx.server.rootAuth;
+  await must(ctx, { method: 'POST', path: '/api/v0/rbac', auth: root, body: await filesTar({ 'policy.yaml': DENYING_POLICY }) });
+  const { secret } = await must(ctx, { method: 'PUT', path: '/api/v0/rbac/users/mallory/secret', auth: root });
+  return basic('mallory', secret as string);
+}
+
+/** Detaches whatever policy is attached (none is fine): scenarios that need one attach their own. */
+export async function detachPolicy(ctx: StatusContext): Promise<void> {
+  const answer = await send(ctx, { method: 'DELETE', path: '/api/v0/rbac', auth: ctx.server.rootAuth });
+  expect([200, 404], answer.text).toContain(answer.status);
+}
+
+/** The conductor operations whose 200 lists only what the caller may read: they answer no 403. */
+export const isConductorListing = (operationId: string): boolean =>
+  'listing' in (CONDUCTOR_ACCESS as Record<string, object>)[operationId]!;
+
+/** The statuses every operation that declares them answers alike; undefined where no rule applies. */
+function derived(op: OperationStatuses, status: number): Case | undefined {
+  const { api, operationId } = op;
+  switch (status) {
+    case 400:
+      return {
+        how: 'an unknown query parameter',
+        run: async (ctx) => {
+          const call = await op.valid(ctx);
+          return send(ctx, { ...call, path: withQuery(call.path, 'unexpected_parameter=1') });
+        },
+        check: ({ body }) => expect(body.message).toContain("Unknown query parameter 'unexpected_parameter'"),
+      };
+    case 401:
+      return {
+        how: 'a call without credentials',
+        run: async (ctx) => {
+          const call = await op.valid(ctx);
+          return send(ctx, { ...call, auth: null, headers: without(call.headers, ['authorization', 'cookie', 'x-csrf-token']) });
+        },
+        check: ({ body, headers }) => {
+          expect(body.message).toBe(UNAUTHENTICATED[api].message);
+          const challenge = UNAUTHENTICATED[api].challenge;
+          if (challenge) expect(headers.get('www-authenticate')).toMatch(challenge);
+        },
+      };
+    case 403:
+      if (api === 'console') {
+        return {
+          how: 'a session without its CSRF token',
+          run: async (ctx) => {
+            const call = await op.valid(ctx);
+            return send(ctx, { ...call, headers: { ...call.headers, 'x-csrf-token': 'not-the-session-token-'.padEnd(43, 'x') } });
+          },
+          check: ({ body }) => expect(body).toEqual({ type: 'InvalidCsrfToken', code: 403, message: CSRF_REFUSED }),
+        };
+      }
+      if (api !== 'conductor' || isConductorListing(operationId)) return undefined;
+      return {
+        how: 'a user the rbac policy grants nothing',
+        run: async (ctx) => {
+          const call = await op.valid(ctx);
+          const mallory = await deniedUser(ctx);
+          try {
+            return await send(ctx, { ...call, auth: mallory });
+          } finally {
+            await detachPolicy(ctx);
+          }
+        },
+        check: ({ body }) => {
+          const { action } = (CONDUCTOR_ACCESS as Record<string, { action: string }>)[operationId]!;
+          expect(body).toMatchObject({ code: 403, message: 'Forbidden', errors: [{ code: 'rbac.denied', location: 'policy.yaml' }] });
+          expect(body.errors[0].message).toMatch(new RegExp(`^user 'mallory' may not ${action} on `));
+        },
+      };
+    case 413:
+      return {
+        how: 'an archive one byte over the size limit',
+        run: async (ctx) => {
+          const call = await op.valid(ctx);
+          return send(ctx, { ...call, body: Buffer.alloc(ctx.archiveLimitBytes + 1, 7) });
+        },
+        check: ({ body }) => expect(body).toEqual({ code: 413, message: 'body: larger than the size limit', errors: [] }),
+      };
+    case 500: {
+      const kind = op.fault ?? 'database';
+      return {
+        how: kind === 'database' ? 'a database outage under the handler' : 'a failing handler',
+        run: async (ctx) => {
+          const call = await op.valid(ctx);
+          const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+          ctx.faults.arm(api, operationId, kind);
+          try {
+            const answer = await send(ctx, call);
+            expect(ctx.faults.settle(), 'the call reached the handler').toBe(true);
+            if (kind === 'database') expect(ctx.faults.outage.refused.length, 'the handler read or wrote the database').toBeGreaterThan(0);
+            // The cause goes to the server's log, and only there.
+            expect(logged.mock.calls.flat().map(String).join('\n')).toContain(FAULT_MARKER);
+            return answer;
+          } finally {
+            ctx.faults.settle();
+            logged.mockRestore();
+          }
+        },
+        check: ({ body, text }) => {
+          expect(body.message).toBe('Internal server error');
+          if (api === 'conductor') expect(body.errors).toEqual([]);
+          else expect(body.type).toBe('InternalServerError');
+          for (const leak of [FAULT_MARKER, 'QueryNode', 'Error:', '    at ']) expect(text).not.toContain(leak);
+        },
+      };
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** Every scenario of one operation, one per declared status that an explicit case or a rule provides. */
+export function scenariosOf(op: OperationStatuses, declared: readonly number[]): StatusScenario[] {
+  const scenarios: StatusScenario[] = [];
+  for (const status of declared) {
+    const base = { api: op.api, operationId: op.operationId, status };
+    if (status === op.success.status) {
+      scenarios.push({ ...base, how: 'a valid call', run: async (ctx) => send(ctx, await op.valid(ctx)), check: op.success.check });
+      continue;
+    }
+    const scenario = op.cases?.[status] ?? derived(op, status);
+    if (scenario) scenarios.push({ ...base, ...scenario });
+  }
+  return scenarios;
+}

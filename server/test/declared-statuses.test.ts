@@ -1,0 +1,146 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildCoverage, clearExercised, exercisedFile, missingStatuses, recordExercised } from '../../contract-tests/coverage.js';
+import { errorShapeProblem } from '../../contract-tests/property/checks.js';
+import { FaultInjector } from '../../contract-tests/statuses/faults.js';
+import { isConductorListing, type StatusContext } from '../../contract-tests/statuses/scenario.js';
+import { OPERATIONS, PENDING, requiredStatuses, statusScenarios, UNREACHABLE, type StatusGap } from '../../contract-tests/statuses/table.js';
+import { describeEachDatabase } from './databases.js';
+import { useTestServer } from './server.js';
+
+/**
+ * Issue 6, item 4: every status each operation declares is provoked once per database against the whole server
+ * (response validation on, so a body the spec does not describe fails the call), and its body checked. Each
+ * answer goes to the spec coverage report (`reports/exercised/declared-statuses.jsonl`).
+ */
+const SUITE = 'declared-statuses';
+/** Small, so a 413 needs only a few kilobytes; the archives the scenarios send are around 2 KiB. */
+const ARCHIVE_LIMIT_BYTES = 16 * 1024;
+const scenarios = statusScenarios();
+
+beforeAll(() => clearExercised(SUITE));
+
+describeEachDatabase(
+  'every declared status',
+  (db) => {
+    const faults = new FaultInjector();
+    const server = useTestServer(db, { archiveLimitBytes: ARCHIVE_LIMIT_BYTES, beforeHandler: faults.beforeHandler, databasePlugins: [faults.outage] });
+    for (const scenario of scenarios) {
+      const { api, operationId, status } = scenario;
+      it(`${api} ${operationId} answers ${status} to ${scenario.how}`, async () => {
+        const ctx: StatusContext = { server: server(), faults, archiveLimitBytes: ARCHIVE_LIMIT_BYTES };
+        const answer = await scenario.run(ctx);
+        expect(answer.status, answer.text.slice(0, 500)).toBe(status);
+        if (status >= 400) expect(errorShapeProblem(api, status, answer.body), answer.text).toBeUndefined();
+        await scenario.check?.(answer, ctx);
+        recordExercised(SUITE, { api, operationId, status });
+      });
+    }
+  },
+  'suite',
+);
+
+const key = ({ api, operationId, status }: { api: string; operationId: string; status: number }) => `${api}.${operationId} ${status}`;
+
+describe('the declared-status table', () => {
+  const required = requiredStatuses();
+  const declared = new Set([...required.values()].flatMap(({ api, operationId, statuses }) => statuses.map((status) => key({ api, operationId, status }))));
+  const provoked = new Set(scenarios.map(key));
+  const gaps = (list: StatusGap[]) => new Set(list.map(key));
+
+  it('has a scenario for every status the specs declare, but the pending and unreachable ones', () => {
+    const excused = new Set([...gaps(PENDING), ...gaps(UNREACHABLE)]);
+    const missing = [...declared].filter((entry) => !provoked.has(entry) && !excused.has(entry));
+    expect(missing, `declared statuses without a scenario: ${missing.join(', ')}`).toEqual([]);
+  });
+
+  it('provokes only declared statuses of operations the specs have', () => {
+    for (const op of OPERATIONS) {
+      const statuses = required.get(`${op.api}.${op.operationId}`)?.statuses;
+      expect(statuses, `${op.api}.${op.operationId} is not in the specs`).toBeDefined();
+      for (const status of [op.success.status, ...Object.keys(op.cases ?? {}).map(Number)]) {
+        expect(statuses, `${op.api}.${op.operationId} does not declare ${status}`).toContain(status);
+      }
+    }
+    expect(new Set(OPERATIONS.map((op) => `${op.api}.${op.operationId}`)).size).toBe(OPERATIONS.length);
+    expect(OPERATIONS.length).toBe(required.size);
+  });
+
+  it('lists as pending or unreachable only declared statuses that have no scenario, each once', () => {
+    const listed = [...PENDING, ...UNREACHABLE].map(key);
+    expect(new Set(listed).size).toBe(listed.length);
+    for (const entry of listed) {
+      expect(declared.has(entry), `${entry} is not declared`).toBe(true);
+      expect(provoked.has(entry), `${entry} has a scenario now: drop it from the list`).toBe(false);
+    }
+  });
+
+  it('leaves pending only compliance 403s, which group-policy enforcement brings', () => {
+    for (const gap of PENDING) {
+      expect(gap.api).toBe('compliance');
+      expect(gap.status).toBe(403);
+    }
+  });
+
+  it('excuses as unreachable only conductor listings, which filter instead of refusing', () => {
+    for (const gap of UNREACHABLE) {
+      expect(gap.api).toBe('conductor');
+      expect(gap.status).toBe(403);
+      expect(isConductorListing(gap.operationId), gap.operationId).toBe(true);
+    }
+  });
+});
+
+describe('the spec coverage report', () => {
+  const required = requiredStatuses();
+  const scratch = (lines: object[]) => {
+    const dir = mkdtempSync(join(tmpdir(), 'coverage-'));
+    const file = join(dir, 'exercised.jsonl');
+    writeFileSync(file, lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+    return { file, dispose: () => rmSync(dir, { recursive: true, force: true }) };
+  };
+
+  it('lists per operation the declared statuses nobody exercised, and counts them', () => {
+    const { api, operationId, statuses } = required.get('conductor.deleteProcess')!;
+    const { file, dispose } = scratch([
+      { api, operationId, status: 200 },
+      { api, operationId, status: 409 },
+      { api, operationId, status: 418 },
+    ]);
+    try {
+      const report = buildCoverage([file], null);
+      const coverage = report.apis.conductor!.operations.deleteProcess!;
+      expect(coverage.exercised).toEqual([200, 409, 418]);
+      expect(coverage.missing).toEqual(statuses.filter((status) => status !== 200 && status !== 409));
+      const total = [...required.values()].filter((op) => op.api === 'conductor').reduce((sum, op) => sum + op.statuses.length, 0);
+      expect(report.apis.conductor!.summary.missing_statuses).toBe(total - 2);
+      expect(missingStatuses(report)).toContain('conductor.deleteProcess 202');
+      expect(missingStatuses(report)).not.toContain('conductor.deleteProcess 200');
+      // An operation nobody called is still uncovered, as before.
+      expect(report.uncovered).toContain('conductor.listAccounts');
+    } finally {
+      dispose();
+    }
+  });
+
+  it('requires no 501 and is empty when every declared status was exercised', () => {
+    const lines = [...required.values()].flatMap(({ api, operationId, statuses }) => statuses.map((status) => ({ api, operationId, status })));
+    const { file, dispose } = scratch(lines);
+    try {
+      const report = buildCoverage([file], null);
+      expect(missingStatuses(report)).toEqual([]);
+      expect(report.uncovered).toEqual([]);
+      for (const { summary } of Object.values(report.apis)) expect(summary.missing_statuses).toBe(0);
+    } finally {
+      dispose();
+    }
+  });
+
+  // Runs after the suites above (a file's tests run in order); it reads what they recorded.
+  it("misses, from this table's run, only the pending and unreachable statuses", () => {
+    const report = buildCoverage([exercisedFile(SUITE)], null);
+    expect(missingStatuses(report).sort()).toEqual([...PENDING, ...UNREACHABLE].map(key).sort());
+  });
+});
