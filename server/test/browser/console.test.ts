@@ -35,7 +35,7 @@ function newest(path: string): number {
  */
 function ensureConsoleBuilt(): void {
   const index = join(CONSOLE_DIST, 'index.html');
-  const sources = ['console/src', 'console/index.html', 'console/vite.config.ts', 'console/package.json', 'client/src/index.ts'].map((path) => join(PROJECT_ROOT, path));
+  const sources = ['console/src', 'console/index.html', 'console/vite.config.ts', 'console/package.json', 'client/src'].map((path) => join(PROJECT_ROOT, path));
   if (existsSync(index) && statSync(index).mtimeMs >= Math.max(...sources.map(newest))) return;
   execFileSync('npm', ['run', 'build', '--silent', '-w', 'console'], { cwd: PROJECT_ROOT, stdio: 'inherit' });
 }

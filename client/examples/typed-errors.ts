@@ -1,0 +1,92 @@
+// Compiled (never run) by the package test: the result of `results(client)` narrows on `ok` and `status` to the
+// body the spec documents for that status, and statuses or fields the spec does not document do not compile.
+import {
+  ApiError,
+  createComplianceClient,
+  createConductorClient,
+  results,
+  unwrap,
+  type ApiResult,
+  type ComplianceOperations,
+  type OperationError,
+} from '@compliance-conductor/client';
+
+const compliance = createComplianceClient({ baseUrl: 'https://compliance.example.com', auth: { user: 'cl_id', secret: 'secret' } });
+const conductor = createConductorClient({ baseUrl: 'https://conductor.example.com', auth: { user: 'root', secret: 'secret' } });
+
+export async function environmentName(environmentId: string): Promise<string> {
+  const result = await results(compliance).GET('/environments/{environment_id}', { params: { path: { environment_id: environmentId } } });
+  if (result.ok) {
+    const status: 200 = result.status;
+    return `${status} ${result.data.name}`;
+  }
+  switch (result.status) {
+    case 404: {
+      const type: 'NotFound' = result.error.type;
+      const code: 404 = result.error.code;
+      return `${type} ${code}: ${result.error.message}`;
+    }
+    case 401: {
+      const type: 'AuthenticationError' = result.error.type;
+      return type;
+    }
+    case 400:
+    case 403:
+    case 500:
+      return result.error.message;
+    // @ts-expect-error getEnvironment documents no 409
+    case 409:
+      return 'never';
+  }
+}
+
+export async function startScan(environmentId: string): Promise<string> {
+  const result = await results(compliance).POST('/scans', { params: { query: { environment_id: environmentId } } });
+  if (result.ok) return result.data.status;
+  if (result.status === 409) {
+    // @ts-expect-error a 409 carries a ConflictError, not a NotFoundError
+    const type: 'NotFound' = result.error.type;
+    return `${type}`;
+  }
+  // @ts-expect-error an error result has no data
+  return result.data.status;
+}
+
+export async function dryRunStatus(id: string): Promise<string> {
+  const result = await results(conductor).GET('/dry-run/{id}', { params: { path: { id }, query: { timeout: 5 } } });
+  if (!result.ok) {
+    // The conductor's error body: `{ code, message, errors }`.
+    return `${result.status} ${result.error.message} ${result.error.errors.map((e) => e.code).join(',')}`;
+  }
+  const status: 200 = result.status;
+  // @ts-expect-error getDryRun succeeds only with 200
+  const accepted: 202 = result.status;
+  return `${status} ${accepted} ${result.data.status}`;
+}
+
+// @ts-expect-error the path must be one the spec has
+export const unknownPath = () => results(compliance).GET('/no-such-path');
+
+// @ts-expect-error a required path parameter is missing
+export const missingParameter = () => results(compliance).GET('/scans/{scan_id}', { params: { path: {} } });
+
+/** The per-status union on its own, for code that handles an `ApiError` thrown by `unwrap`. */
+type GetScanError = OperationError<ComplianceOperations['getScan']>;
+export function explain(error: GetScanError): string {
+  if (error.status === 404) return error.body.type;
+  return error.body.message;
+}
+// @ts-expect-error getScan documents no 409
+export const noConflict: GetScanError = { status: 409, body: { type: 'Conflict', code: 409, message: 'x' } };
+
+export type GetScanResult = ApiResult<ComplianceOperations['getScan']>;
+
+export async function throwingStyle(scanId: string): Promise<string> {
+  try {
+    const scan = await unwrap(compliance.GET('/scans/{scan_id}', { params: { path: { scan_id: scanId } } }));
+    return scan.status;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return `${error.operation}: ${error.message}`;
+    throw error;
+  }
+}
