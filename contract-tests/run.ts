@@ -9,7 +9,7 @@ import { load } from 'js-yaml';
 import { ROOT } from '../scripts/pipeline.js';
 import { freePort, start, waitForHttp, type Started } from './processes.js';
 import { MOCK_APIS, startMock, type MockApi } from './prism/mocks.js';
-import { buildCoverage, writeCoverage, type CoverageReport } from './coverage.js';
+import { buildCoverage, missingStatuses, writeCoverage, type CoverageReport } from './coverage.js';
 import { ParitySuite } from './parity/suite.js';
 
 /**
@@ -22,6 +22,8 @@ import { ParitySuite } from './parity/suite.js';
  * Then, per spec, the mock parity suite sends each operation's example request to the same Prism mock and to the
  * real server and compares the answers, and the same requests go through `prism proxy --errors` in front of the
  * real server, which must report no violation (contract-tests/parity/).
+ * Last, reports/spec-coverage.json merges what every suite exercised (reports/exercised/, written by the component
+ * suites that `make test` runs first); the run fails when an operation, or any status it declares, went unexercised.
  */
 const run = promisify(execFile);
 const basic = (user: string, secret: string) => `Basic ${Buffer.from(`${user}:${secret}`).toString('base64')}`;
@@ -170,6 +172,12 @@ if (coverage) {
   for (const entry of coverage.unknown) console.log(`coverage: ignored a line naming no operation of the specs: ${JSON.stringify(entry)}`);
   if (coverage.uncovered.length > 0) {
     console.log(`FAIL spec coverage: no exercised status for ${coverage.uncovered.join(', ')}`);
+    failed += 1;
+  }
+  const missing = missingStatuses(coverage);
+  if (missing.length > 0) {
+    console.log(`FAIL spec coverage: declared, never exercised: ${missing.join(', ')}`);
+    console.log('  (the component suites record what they exercise under reports/exercised/: `make test` runs them first)');
     failed += 1;
   }
   console.log('coverage report: reports/spec-coverage.json');

@@ -1,4 +1,6 @@
 import { expect, vi } from 'vitest';
+import type { AccessLevel } from '../../server/src/domain/access/grants.js';
+import { COMPLIANCE_ACCESS } from '../../server/src/http/compliance/authorization.js';
 import { CONDUCTOR_ACCESS } from '../../server/src/http/conductor/authorization.js';
 import { CSRF_REFUSED } from '../../server/src/http/errors.js';
 import { filesTar } from '../../server/test/fixtures/archives.js';
@@ -103,6 +105,45 @@ export async function detachPolicy(ctx: StatusContext): Promise<void> {
 export const isConductorListing = (operationId: string): boolean =>
   'listing' in (CONDUCTOR_ACCESS as Record<string, object>)[operationId]!;
 
+/** Policies just below each access level (see "Access control" in the compliance spec). */
+const POLICY_BELOW: Partial<Record<AccessLevel, string>> = {
+  read: 'builtin:ORGANIZATION_REPORT_VIEWER',
+  edit: 'builtin:AUDITOR',
+  contribute: 'builtin:EDITOR',
+  manage: 'builtin:CONTRIBUTOR',
+};
+
+/**
+ * A compliance 403: the call made by an API client placed in a group that falls short of what the operation needs:
+ * for operations on one environment, a MANAGER group covering no environment (EnvironmentAccessDenied); for
+ * creating environments, a CONTRIBUTOR group not covering all of them; otherwise a policy just below the level.
+ */
+function groupPolicyDenial(op: OperationStatuses): Case | undefined {
+  const access = (COMPLIANCE_ACCESS as Record<string, { level?: AccessLevel; scope?: string; environment?: unknown; scan?: unknown }>)[op.operationId];
+  if (!access?.level || access.scope === 'listing') return undefined;
+  const onEnvironment = access.environment !== undefined || access.scan !== undefined;
+  const [policy, environmentIds, type] = onEnvironment
+    ? (['builtin:MANAGER', [], 'EnvironmentAccessDenied'] as const)
+    : access.scope === 'everywhere'
+      ? (['builtin:CONTRIBUTOR', [], 'AuthorizationError'] as const)
+      : ([POLICY_BELOW[access.level], ['*'], 'AuthorizationError'] as const);
+  if (!policy) return undefined;
+  return {
+    how: `an API client in a ${policy} group over ${environmentIds.length === 0 ? 'no environment' : 'all environments'}`,
+    run: async (ctx) => {
+      const call = await op.valid(ctx);
+      const { client, secret } = await ctx.server.services.apiClients.createWithSecret(ctx.server.orgId, `restricted ${op.operationId} ${Math.random()}`);
+      await must(ctx, {
+        method: 'POST',
+        path: '/v0/groups',
+        body: { name: `restricted ${op.operationId} ${Math.random()}`, policy, environment_ids: environmentIds, api_client_ids: [client.clientId] },
+      });
+      return send(ctx, { ...call, auth: basic(client.clientId, secret) });
+    },
+    check: ({ body }) => expect(body.type).toBe(type),
+  };
+}
+
 /** The statuses every operation that declares them answers alike; undefined where no rule applies. */
 function derived(op: OperationStatuses, status: number): Case | undefined {
   const { api, operationId } = op;
@@ -140,6 +181,7 @@ function derived(op: OperationStatuses, status: number): Case | undefined {
           check: ({ body }) => expect(body).toEqual({ type: 'InvalidCsrfToken', code: 403, message: CSRF_REFUSED }),
         };
       }
+      if (api === 'compliance') return groupPolicyDenial(op);
       if (api !== 'conductor' || isConductorListing(operationId)) return undefined;
       return {
         how: 'a user the rbac policy grants nothing',

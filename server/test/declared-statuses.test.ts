@@ -5,8 +5,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildCoverage, clearExercised, exercisedFile, missingStatuses, recordExercised } from '../../contract-tests/coverage.js';
 import { errorShapeProblem } from '../../contract-tests/property/checks.js';
 import { FaultInjector } from '../../contract-tests/statuses/faults.js';
-import { isConductorListing, type StatusContext } from '../../contract-tests/statuses/scenario.js';
-import { OPERATIONS, PENDING, requiredStatuses, statusScenarios, UNREACHABLE, type StatusGap } from '../../contract-tests/statuses/table.js';
+import type { StatusContext } from '../../contract-tests/statuses/scenario.js';
+import { OPERATIONS, requiredStatuses, statusScenarios } from '../../contract-tests/statuses/table.js';
 import { describeEachDatabase } from './databases.js';
 import { useTestServer } from './server.js';
 
@@ -48,11 +48,9 @@ describe('the declared-status table', () => {
   const required = requiredStatuses();
   const declared = new Set([...required.values()].flatMap(({ api, operationId, statuses }) => statuses.map((status) => key({ api, operationId, status }))));
   const provoked = new Set(scenarios.map(key));
-  const gaps = (list: StatusGap[]) => new Set(list.map(key));
 
-  it('has a scenario for every status the specs declare, but the pending and unreachable ones', () => {
-    const excused = new Set([...gaps(PENDING), ...gaps(UNREACHABLE)]);
-    const missing = [...declared].filter((entry) => !provoked.has(entry) && !excused.has(entry));
+  it('has a scenario for every status the specs declare', () => {
+    const missing = [...declared].filter((entry) => !provoked.has(entry));
     expect(missing, `declared statuses without a scenario: ${missing.join(', ')}`).toEqual([]);
   });
 
@@ -66,30 +64,6 @@ describe('the declared-status table', () => {
     }
     expect(new Set(OPERATIONS.map((op) => `${op.api}.${op.operationId}`)).size).toBe(OPERATIONS.length);
     expect(OPERATIONS.length).toBe(required.size);
-  });
-
-  it('lists as pending or unreachable only declared statuses that have no scenario, each once', () => {
-    const listed = [...PENDING, ...UNREACHABLE].map(key);
-    expect(new Set(listed).size).toBe(listed.length);
-    for (const entry of listed) {
-      expect(declared.has(entry), `${entry} is not declared`).toBe(true);
-      expect(provoked.has(entry), `${entry} has a scenario now: drop it from the list`).toBe(false);
-    }
-  });
-
-  it('leaves pending only compliance 403s, which group-policy enforcement brings', () => {
-    for (const gap of PENDING) {
-      expect(gap.api).toBe('compliance');
-      expect(gap.status).toBe(403);
-    }
-  });
-
-  it('excuses as unreachable only conductor listings, which filter instead of refusing', () => {
-    for (const gap of UNREACHABLE) {
-      expect(gap.api).toBe('conductor');
-      expect(gap.status).toBe(403);
-      expect(isConductorListing(gap.operationId), gap.operationId).toBe(true);
-    }
   });
 });
 
@@ -139,8 +113,8 @@ describe('the spec coverage report', () => {
   });
 
   // Runs after the suites above (a file's tests run in order); it reads what they recorded.
-  it("misses, from this table's run, only the pending and unreachable statuses", () => {
+  it("leaves, from this table's run alone, no declared status unexercised", () => {
     const report = buildCoverage([exercisedFile(SUITE)], null);
-    expect(missingStatuses(report).sort()).toEqual([...PENDING, ...UNREACHABLE].map(key).sort());
+    expect(missingStatuses(report)).toEqual([]);
   });
 });

@@ -32,13 +32,23 @@ export function basicCredentials(req: Request): { user: string; secret: string }
 export type SecurityHandler = (req: Request) => Promise<boolean>;
 
 /**
+ * The validator answers 401 for anything a security handler throws without a status, so a failure to check the
+ * credentials (the database is down) would pass for bad credentials; it is marked a server error instead, keeping
+ * its message for the log only.
+ */
+function failingLookup(error: unknown): never {
+  if (typeof (error as { status?: unknown })?.status === 'number') throw error;
+  throw Object.assign(new Error(`checking the credentials failed: ${(error as Error)?.message ?? String(error)}`, { cause: error }), { status: 500 });
+}
+
+/**
  * The validator calls this for operations whose spec requires `basicAuth`: it resolves the principal from the
  * credentials, or refuses (401 with the API's body and challenge).
  */
 export function basicAuth<P>(authenticate: (user: string, secret: string) => Promise<P | undefined>): SecurityHandler {
   return async (req) => {
     const credentials = basicCredentials(req);
-    const principal = credentials && (await authenticate(credentials.user, credentials.secret));
+    const principal = credentials && (await authenticate(credentials.user, credentials.secret).catch(failingLookup));
     if (!principal) return false;
     req.principal = principal;
     return true;
@@ -55,7 +65,9 @@ export function consoleSecurity(services: Services): Record<string, SecurityHand
     let found = sessions.get(req);
     if (!found) {
       const token = cookieOf(req, SESSION_COOKIE);
-      found = token ? services.consoleAuth.session(token).then((session) => session && { session, token }) : Promise.resolve(undefined);
+      found = token
+        ? services.consoleAuth.session(token).then((session) => session && { session, token }, failingLookup)
+        : Promise.resolve(undefined);
       sessions.set(req, found);
     }
     return found;
