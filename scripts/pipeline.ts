@@ -33,7 +33,23 @@ type Operations = Record<string, Record<string, { parameters?: Array<{ in?: stri
 async function toOpenApi3(swagger: unknown): Promise<Record<string, unknown>> {
   const { openapi } = await converter.convertObj(swagger as object, { patch: true, warnOnly: false, resolve: false });
   keepOptionalBodies(swagger as { paths: Operations }, openapi as { paths: Operations });
+  allowReservedWhereMarked(openapi as { paths: Operations });
   return openapi as Record<string, unknown>;
+}
+
+/**
+ * Swagger 2.0 cannot say that a query value may hold reserved characters unencoded (`region=*`), and OpenAPI 3's
+ * default (`allowReserved: false`) makes the validator refuse them: a query parameter marked
+ * `x-allow-reserved: true` in the spec gets `allowReserved: true`.
+ */
+function allowReservedWhereMarked(openapi: { paths: Operations }): void {
+  for (const item of Object.values(openapi.paths)) {
+    for (const op of Object.values(item)) {
+      for (const parameter of (op?.parameters ?? []) as Array<Record<string, unknown>>) {
+        if (parameter.in === 'query' && parameter['x-allow-reserved'] === true) parameter.allowReserved = true;
+      }
+    }
+  }
 }
 
 /**

@@ -302,6 +302,13 @@ describeEachDatabase(
         const b = await server.request('GET', '/v0/metadata/provider_b/resource_types');
         expect(b.body.resource_types.length).toBeGreaterThanOrEqual(10);
         expect((await server.request('GET', '/v0/metadata/provider_a/resource_types?region=us-gov-east-1')).status).toBe(400);
+        // Without a region: the global types only (e.g. IAM), every one of them also listed with a region.
+        const global = await server.request('GET', '/v0/metadata/provider_a/resource_types');
+        expect(global.body.resource_types).toContain('PROVA.IAM.User');
+        expect(global.body.resource_types).not.toContain('PROVA.EC2.SecurityGroup');
+        expect(global.body.resource_types.every((t: string) => a.body.resource_types.includes(t))).toBe(true);
+        const everywhere = await server.request('GET', '/v0/metadata/provider_a/resource_types?region=*');
+        expect(everywhere.body.resource_types).toEqual(a.body.resource_types);
       });
 
       it('computes the permissions to survey and to remediate', async () => {

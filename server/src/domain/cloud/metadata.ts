@@ -8,7 +8,8 @@ export function resourceTypeMetadata(provider: Provider, region: string | undefi
     if (!usesRoles(provider)) throw AppError.invalid('region', 'provider_b has no regions; leave region out');
     if (!regionsOf(provider).includes(region)) throw AppError.invalid('region', `'${region}' is not a region of ${provider}`);
   }
-  const types = resourceTypesOf(provider);
+  // Without a region, provider_a lists its global types only; provider_b's types do not depend on the region.
+  const types = resourceTypesOf(provider).filter((t) => t.global || region !== undefined || !usesRoles(provider));
   return { resourceTypes: types.map((t) => t.type), recommended: types.filter((t) => t.recommended).map((t) => t.type) };
 }
 
