@@ -70,6 +70,16 @@ describeEachDatabase(
         expect((await signIn()).res.status).toBe(200);
       });
 
+      it('lets no more than the limit of wrong passwords sent at once be checked', async () => {
+        const answers = await Promise.all(Array.from({ length: 3 * MAX_FAILURES_PER_EMAIL }, () => signIn('wrong password!')));
+        const statuses = answers.map((a) => a.res.status);
+        expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(MAX_FAILURES_PER_EMAIL);
+        expect(statuses.filter((s) => s !== 401 && s !== 429)).toEqual([]);
+        expect((await signIn()).res.status).toBe(429);
+        server.clock.advanceSeconds(SIGN_IN_WINDOW_SECONDS + 1);
+        expect((await signIn()).res.status).toBe(200);
+      });
+
       it('signs out: the cookie is cleared and the session no longer works', async () => {
         const session = await signIn();
         const out = await call(session, 'DELETE', '/session');

@@ -195,6 +195,8 @@ export interface ConsoleSessionsTable {
 export interface SignInFailuresTable {
   key: string;
   at: number;
+  /** The attempt the row belongs to; null on rows from before attempts were recorded ahead of the check. */
+  attempt_id: string | null;
 }
 
 export interface NotificationsTable {

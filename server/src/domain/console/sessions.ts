@@ -86,19 +86,25 @@ export class ConsoleAuthService {
     const since = now - SIGN_IN_WINDOW_SECONDS;
     const emailKey = `email:${email.toLowerCase()}`;
     const addressKey = `address:${address}`;
+    // The attempt counts as a failure from the start, so that concurrent guesses count each other: of any number
+    // sent at once, at most the limit get their password checked.
+    const attemptId = newId();
+    await this.failures.record([emailKey, addressKey], now, attemptId);
     const [byEmail, byAddress] = await Promise.all([this.failures.count(emailKey, since), this.failures.count(addressKey, since)]);
-    if (byEmail.count >= MAX_FAILURES_PER_EMAIL || byAddress.count >= MAX_FAILURES_PER_ADDRESS) {
-      const oldest = Math.min(byEmail.count >= MAX_FAILURES_PER_EMAIL ? byEmail.oldest : Infinity, byAddress.count >= MAX_FAILURES_PER_ADDRESS ? byAddress.oldest : Infinity);
+    const overEmail = byEmail.count > MAX_FAILURES_PER_EMAIL;
+    const overAddress = byAddress.count > MAX_FAILURES_PER_ADDRESS;
+    if (overEmail || overAddress) {
+      // A refused attempt is not a failure of its own: waiting out the window is enough to try again.
+      await this.failures.forgive(attemptId);
+      const oldest = Math.min(overEmail ? byEmail.oldest : Infinity, overAddress ? byAddress.oldest : Infinity);
       throw new AppError('rate_limited', 'Too many failed sign-in attempts; try again later', {
         retryAfter: Math.max(1, oldest + SIGN_IN_WINDOW_SECONDS - now),
       });
     }
     const user = await this.users.findByEmail(email);
     const valid = await verifyPassword(password, user?.status === 'ACTIVE' ? user.passwordHash : null);
-    if (!valid || !user) {
-      await this.failures.record([emailKey, addressKey], now);
-      throw new AppError('unauthenticated', 'Invalid email or password');
-    }
+    if (!valid || !user) throw new AppError('unauthenticated', 'Invalid email or password');
+    await this.failures.forgive(attemptId);
     const organization = (await this.organizations.get(user.orgId))!;
     const token = randomToken(32);
     const session = { user, organization, csrfToken: randomToken(32), expiresAt: now + SESSION_SECONDS };

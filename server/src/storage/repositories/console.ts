@@ -41,8 +41,12 @@ export class KyselySessionRepository implements SessionRepository {
 export class KyselySignInFailureRepository implements SignInFailureRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async record(keys: readonly string[], at: number): Promise<void> {
-    await this.db.insertInto('sign_in_failures').values(keys.map((key) => ({ key, at }))).execute();
+  async record(keys: readonly string[], at: number, attemptId: string): Promise<void> {
+    await this.db.insertInto('sign_in_failures').values(keys.map((key) => ({ key, at, attempt_id: attemptId }))).execute();
+  }
+
+  async forgive(attemptId: string): Promise<void> {
+    await this.db.deleteFrom('sign_in_failures').where('attempt_id', '=', attemptId).execute();
   }
 
   async count(key: string, since: number): Promise<{ count: number; oldest: number }> {

@@ -329,7 +329,10 @@ export interface SessionRepository {
 }
 
 export interface SignInFailureRepository {
-  record(keys: readonly string[], at: number): Promise<void>;
+  /** Records one attempt under each key; it counts as a failure until forgiven. */
+  record(keys: readonly string[], at: number, attemptId: string): Promise<void>;
+  /** Removes the attempt's rows: its password was right, or it was refused before being checked. */
+  forgive(attemptId: string): Promise<void>;
   /** Failures of `key` since `since`, and the oldest of them. */
   count(key: string, since: number): Promise<{ count: number; oldest: number }>;
 }
