@@ -37,6 +37,8 @@ run: build ## Start the server (SQLite under ./data, demo data; see README for t
 	DEMO_DATA=$${DEMO_DATA:-true} node dist/server/src/main.js
 
 test-unit: deps ## Unit and component tests (SQLite, and PostgreSQL when TEST_DATABASE_URL is set)
+	@# What the suites exercise feeds the spec coverage of `make contract`; start from nothing so no earlier run counts.
+	rm -rf reports/exercised
 	vitest run
 
 contract: build ## Dredd against the real server and against Prism mocks of each spec; spec coverage in reports/

@@ -31,10 +31,10 @@ const server: Started = start(
   ROOT,
 );
 const mocks: Mock[] = [];
-const stop = async () => {
+const stop = async (code = 0) => {
   await Promise.all([server.stop(), ...mocks.map((m) => m.stop())]);
   await rm(dir, { recursive: true, force: true });
-  process.exit(0);
+  process.exit(code);
 };
 process.on('SIGINT', () => void stop());
 process.on('SIGTERM', () => void stop());
@@ -48,7 +48,7 @@ try {
   }
 } catch (error) {
   console.error(error);
-  await stop();
+  await stop(1);
 }
 const url = `http://127.0.0.1:${STATEFUL_PORT}`;
 console.log(`stateful mock (real server, demo data): ${url}  (compliance /v0, conductor /api/v0, console /console)`);

@@ -127,7 +127,7 @@ describe('the client package, packed and installed', () => {
     if (work) await rm(work, { recursive: true, force: true });
   });
 
-  it('the tarball holds the compiled entry points, their declarations, the generated types and the README, and no sources or tests', async () => {
+  it('the tarball holds the compiled entry points, their declarations, the generated types, the examples, the README and the licence, and no sources or tests', async () => {
     const listing = succeeded(await run('tar', ['-tzf', tarball], work), 'tar -tzf').stdout.split('\n').filter(Boolean);
     for (const file of [
       'package/package.json',
@@ -139,16 +139,20 @@ describe('the client package, packed and installed', () => {
       'package/dist/generated/compliance.d.ts',
       'package/dist/generated/conductor.d.ts',
       'package/dist/generated/console.d.ts',
+      'package/examples/node.ts',
+      'package/examples/browser.ts',
+      'package/LICENSE',
     ]) {
       expect(listing).toContain(file);
     }
-    expect(listing.filter((file) => !file.startsWith('package/dist/') && !['package/package.json', 'package/README.md'].includes(file))).toEqual([]);
-    expect(listing.filter((file) => /\.test\.|\/src\/|\.ts$/.test(file) && !file.endsWith('.d.ts'))).toEqual([]);
+    const outside = listing.filter((file) => !file.startsWith('package/dist/') && !file.startsWith('package/examples/'));
+    expect(outside.sort()).toEqual(['package/LICENSE', 'package/README.md', 'package/package.json']);
+    expect(listing.filter((file) => /\.test\.|\/src\//.test(file) || (file.startsWith('package/dist/') && file.endsWith('.ts') && !file.endsWith('.d.ts')))).toEqual([]);
   });
 
   it('depends on openapi-fetch only, and exports the main and the node entry points', async () => {
     const manifest = JSON.parse(await readFile(join(project, 'node_modules', '@compliance-conductor', 'client', 'package.json'), 'utf8'));
-    expect(manifest.dependencies).toEqual({ 'openapi-fetch': '0.17.0' });
+    expect(manifest.dependencies).toEqual({ 'openapi-fetch': '^0.17.0' });
     expect(manifest.devDependencies).toBeUndefined();
     expect(Object.keys(manifest.exports)).toEqual(expect.arrayContaining(['.', './node']));
     expect(manifest.type).toBe('module');
@@ -159,6 +163,11 @@ describe('the client package, packed and installed', () => {
       const imports = [...source.matchAll(/from\s+['"]([^'"]+)['"]/g)].map((match) => match[1]);
       expect(imports.filter((specifier) => specifier !== 'openapi-fetch' && !specifier!.startsWith('./')), file).toEqual([]);
     }
+  });
+
+  it('loads with require() as well as import', async () => {
+    const script = "const c = require('@compliance-conductor/client'); const n = require('@compliance-conductor/client/node'); console.log(typeof c.createComplianceClient, typeof n.readArchive);";
+    expect(succeeded(await run(process.execPath, ['-e', script], project), 'require').stdout.trim()).toBe('function function');
   });
 
   it('installs the compliance-conductor command', async () => {

@@ -11,7 +11,7 @@ import { describeEachDatabase } from './databases.js';
 import { useTestServer } from './server.js';
 
 /**
- * Issue 6, item 4: every status each operation declares is provoked once per database against the whole server
+ * Every status each operation declares is provoked once per database against the whole server
  * (response validation on, so a body the spec does not describe fails the call), and its body checked. Each
  * answer goes to the spec coverage report (`reports/exercised/declared-statuses.jsonl`).
  */

@@ -10,7 +10,7 @@ import { describeEachDatabase } from './databases.js';
 import { useTestServer } from './server.js';
 
 /**
- * Issue 6, item 2: for every operation of the three APIs, requests the spec makes invalid (wrong types, values out
+ * For every operation of the three APIs, requests the spec makes invalid (wrong types, values out
  * of range, missing required parameters and fields, unknown enum values, malformed JSON, hostile archives, broken
  * credentials) are refused with a documented 4xx and the API's error body, and change nothing: every state the
  * API lets its caller read is the same before and after.

@@ -10,7 +10,7 @@ import { describeEachDatabase } from './databases.js';
 import { useTestServer, type TestServer } from './server.js';
 
 /**
- * Issue 6, item 1: requests generated from the specs for every operation of the three APIs, properly
+ * Requests generated from the specs for every operation of the three APIs, properly
  * authenticated, with path ids mixing random values and records that exist. Whatever is sent, the server answers
  * no 5xx, only statuses the operation declares, and the API's error body on every 4xx (the test server validates
  * every body against the spec besides). Fixed seed (PROPERTY_SEED), PROPERTY_RUNS runs per operation (default 15).

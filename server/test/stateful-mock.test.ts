@@ -111,7 +111,7 @@ describe('stateful mock', () => {
     console.log(`stateful mock reset: ${elapsed.toFixed(1)} ms round trip (server: ${answer.duration_ms} ms)`);
     expect(reset.status).toBe(200);
     expect(answer.status).toBe('reset');
-    expect(elapsed).toBeLessThan(3000);
+    expect(elapsed).toBeLessThan(1000);
 
     expect(await demoState()).toEqual(before);
     expect((await call('GET', `/v0/environments/${environments[0]!.id}`, client)).status).toBe(200);

@@ -10,7 +10,7 @@ import { describeEachDatabase } from './databases.js';
 import { useTestServer, type TestServer } from './server.js';
 
 /**
- * Issue 6, item 3: stateful sequences. Per resource, create → get → update → list → delete, following ids and
+ * Stateful sequences. Per resource, create → get → update → list → delete, following ids and
  * `Location` headers (contract-tests/stateful/resources.ts says which steps each resource lacks, and why); and the
  * declared workflows of the scan lifecycle and the process lifecycle. Response validation is on, so every body is
  * checked against the spec besides the checks of each step; every answer goes to the spec coverage report.
