@@ -2,7 +2,6 @@
 // object per line). Configuration comes from the environment, as in a CI job.
 import {
   ApiError,
-  addValidation,
   createComplianceClient,
   createConductorClient,
   pages,
@@ -13,7 +12,8 @@ import {
   waitForDryRun,
   waitForScan,
 } from '@compliance-conductor/client';
-import { readArchive } from '@compliance-conductor/client/node';
+// The node entry's upload helpers also take a path: a tar or tar.gz file, or a directory packed on the fly.
+import { addValidation, readArchive } from '@compliance-conductor/client/node';
 
 function setting(name: string): string {
   const value = process.env[name];
@@ -65,7 +65,7 @@ try {
 }
 
 // A validation library uploaded from a directory, then dry-runs it applies to.
-const library = await addValidation(conductor, 'owner-tags', await readArchive(setting('VALIDATION_DIR')));
+const library = await addValidation(conductor, 'owner-tags', setting('VALIDATION_DIR'));
 report('validation', { name: library.name, rules: library.rule_count, sha256: library.sha256, size: library.size });
 
 const account = setting('ACCOUNT_NAME');

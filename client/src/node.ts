@@ -1,7 +1,9 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { ConductorClient } from './clients.js';
 import { tarFiles, type TarFile } from './tar.js';
-import type { ArchiveSource } from './uploads.js';
+import * as uploads from './uploads.js';
+import type { ArchiveSource, CreateProcessQuery, DryRunQuery } from './uploads.js';
 
 export type { ArchiveSource, TarFile };
 
@@ -42,3 +44,23 @@ export async function readArchive(source: ArchiveSource | string): Promise<Uint8
   return new Uint8Array(await source.arrayBuffer());
 }
 
+/*
+ * The upload helpers of the main entry point, taking a path as well: a tar or tar.gz file, or a directory packed on
+ * the fly (`readArchive`). Bytes and Blobs go through unchanged.
+ */
+type PathOrArchive = ArchiveSource | string;
+
+export const createProcess = async (client: ConductorClient, query: CreateProcessQuery, archive: PathOrArchive) =>
+  uploads.createProcess(client, query, await readArchive(archive));
+
+export const updateProcessComposition = async (client: ConductorClient, process: string, archive: PathOrArchive) =>
+  uploads.updateProcessComposition(client, process, await readArchive(archive));
+
+export const submitDryRun = async (client: ConductorClient, query: DryRunQuery, archive?: PathOrArchive) =>
+  uploads.submitDryRun(client, query, archive === undefined ? undefined : await readArchive(archive));
+
+export const addValidation = async (client: ConductorClient, name: string, archive: PathOrArchive) =>
+  uploads.addValidation(client, name, await readArchive(archive));
+
+export const attachRbacPolicy = async (client: ConductorClient, archive: PathOrArchive) =>
+  uploads.attachRbacPolicy(client, await readArchive(archive));
