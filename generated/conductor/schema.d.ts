@@ -757,10 +757,10 @@ export interface components {
                 [key: string]: unknown;
             };
             /**
-             * @description What changed. `kill_requested` is recorded when a kill starts and `killed` when its job ends; `drift_corrected` when a correction job ends; `released` is the last entry of a released process.
+             * @description What changed. `kill_requested` is recorded when a kill starts and `killed` when its job ends; `kill_failed` when its job could not finish (every attempt failed): the process is then left SUSPENDED, so that nothing re-creates what was already deleted, and the kill can be requested again (details: `reason`); `drift_corrected` when a correction job ends; `released` is the last entry of a released process.
              * @enum {string}
              */
-            event: "created" | "composition_updated" | "alias_changed" | "enforcement_changed" | "lock_changed" | "suspended" | "resumed" | "kill_requested" | "killed" | "released" | "drift_corrected";
+            event: "created" | "composition_updated" | "alias_changed" | "enforcement_changed" | "lock_changed" | "suspended" | "resumed" | "kill_requested" | "killed" | "kill_failed" | "released" | "drift_corrected";
             /**
              * Format: uuid
              * @description The history entry's id.

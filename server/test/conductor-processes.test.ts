@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { listingError } from '../src/domain/cloud/simulator/simulated-cloud.js';
 import { newId } from '../src/domain/ids.js';
+import { KyselyJobRepository } from '../src/storage/repositories/jobs.js';
 import { HOSTILE_ARCHIVES, filesTar } from './fixtures/archives.js';
 import { compositionTar, conductorClient, nextAccount, WEB_RESOURCES } from './conductor.js';
 import { describeEachDatabase } from './databases.js';
@@ -270,6 +271,28 @@ describeEachDatabase(
         // Suspended processes are still listed and still count for their account.
         await call('PATCH', `/processes/${fid}`, { action: 'suspend' });
         expect((await call('GET', `/processes?account=${account.name}`)).body.items[0]).toMatchObject({ fid, state: 'SUSPENDED' });
+      });
+
+      it('leaves a process whose kill job is given up SUSPENDED, recording why, so the kill can be requested again', async () => {
+        const account = await addAccount();
+        const { fid } = await createProcess(account.name);
+        expect((await call('PATCH', `/processes/${fid}`, { action: 'kill' })).status).toBe(202);
+        // Every attempt's worker dies mid-job; once the last lease runs out the queue gives the job up.
+        const jobs = new KyselyJobRepository(db().handle.db, db().handle.dialect);
+        for (let attempt = 0; attempt < 3; attempt += 1) {
+          const now = server().clock.nowMs();
+          expect(await jobs.claim(`dead-worker-${attempt}`, now, now + 1_000)).toBeDefined();
+          server().clock.advanceSeconds(2);
+        }
+        await runJobs();
+        expect((await getProcess(fid)).state).toBe('SUSPENDED');
+        const history = (await call('GET', `/processes/${fid}/history`)).body.items;
+        expect(history.at(-1)).toMatchObject({ event: 'kill_failed', actor: 'conductor', details: { reason: expect.stringMatching(/abandoned/) } });
+        expect(history.at(-1).job_id).toBe(history.at(-2).job_id);
+
+        expect((await call('DELETE', `/processes/${fid}?kill=true`)).status).toBe(202);
+        await runJobs();
+        expect((await getProcess(fid)).state).toBe('KILLED');
       });
 
       it('answers 404 Process not found for an unknown process, and validates the patch', async () => {

@@ -56,7 +56,16 @@ export class ProcessJobRunner {
   async giveUp(jobId: string, reason: string): Promise<void> {
     const job = await this.deps.processes.getJob(jobId);
     if (!job || job.status === 'succeeded' || job.status === 'failed') return;
-    await this.deps.processes.updateJob({ ...job, status: 'failed', message: reason, finishedAt: this.deps.clock.nowSeconds() });
+    const failed: ProcessJob = { ...job, status: 'failed', message: reason, finishedAt: this.deps.clock.nowSeconds() };
+    if (job.purpose !== 'kill') return void (await this.deps.processes.updateJob(failed));
+    // A kill that cannot finish must not leave the process KILLING for good, refusing everything: it is left
+    // SUSPENDED (nothing re-creates what was already deleted), and the kill can be requested again.
+    await this.deps.changes.apply(job.fid, SERVER_ACTOR, (draft) => {
+      draft.finishedJob = failed;
+      if (draft.current.state !== 'KILLING') return;
+      draft.process.state = 'SUSPENDED';
+      draft.record('kill_failed', { reason }, job.id);
+    });
   }
 
   private async kill(process: Process, job: ProcessJob, heartbeat: () => Promise<boolean>): Promise<void> {

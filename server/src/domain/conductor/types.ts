@@ -79,6 +79,7 @@ export const HISTORY_EVENTS = [
   'resumed',
   'kill_requested',
   'killed',
+  'kill_failed',
   'released',
   'drift_corrected',
 ] as const;
