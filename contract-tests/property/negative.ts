@@ -94,7 +94,8 @@ export interface NegativeOptions {
 /** Every negative case of an operation, built around `base`: a valid request of it. */
 export function negativeCases(op: SpecOperation, base: RequestValues, options: NegativeOptions): NegativeCase[] {
   const cases: NegativeCase[] = [];
-  const build = (name: string, change: (values: RequestValues) => RequestValues, expected?: number[]) =>
+  // An input the spec makes invalid is a bad request; a path parameter may also name nothing (404).
+  const build = (name: string, change: (values: RequestValues) => RequestValues, expected: number[] = [400]) =>
     cases.push({ name, request: buildRequest(op, change(structuredClone({ ...base, body: Buffer.isBuffer(base.body) ? undefined : base.body })) ), expected });
   const withBody = (values: RequestValues, body: unknown, contentType = values.contentType) => ({ ...values, body, contentType });
 
@@ -102,12 +103,16 @@ export function negativeCases(op: SpecOperation, base: RequestValues, options: N
   build('query: an undeclared parameter', (values) => keepBody({ ...values, query: [...values.query, ['undeclared_parameter_xyz', '1']] }));
   for (const p of op.parameters) {
     for (const [label, value] of invalidParameterValues(p.schema)) {
-      build(`${p.in} ${p.name}: ${label}`, (values) => {
-        if (p.in === 'path') values.path[p.name] = value;
-        else if (p.in === 'header') values.headers[p.name.toLowerCase()] = value;
-        else values.query = [...values.query.filter(([k]) => k !== p.name), [p.name, value]];
-        return keepBody(values);
-      });
+      build(
+        `${p.in} ${p.name}: ${label}`,
+        (values) => {
+          if (p.in === 'path') values.path[p.name] = value;
+          else if (p.in === 'header') values.headers[p.name.toLowerCase()] = value;
+          else values.query = [...values.query.filter(([k]) => k !== p.name), [p.name, value]];
+          return keepBody(values);
+        },
+        p.in === 'path' ? [400, 404] : [400],
+      );
     }
     if (p.required && p.in === 'query') build(`query ${p.name}: missing`, (values) => keepBody({ ...values, query: values.query.filter(([k]) => k !== p.name) }));
   }
