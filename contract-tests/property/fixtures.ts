@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { parse } from 'yaml';
 import { PROJECT_ROOT } from '../../server/src/paths.js';
-import { createEnvironment, runScan } from '../../server/test/compliance.js';
+import { createEnvironment, customRuleBody, runScan } from '../../server/test/compliance.js';
 import { compositionTar, conductorClient } from '../../server/test/conductor.js';
 import { filesTar, HOSTILE_ARCHIVES } from '../../server/test/fixtures/archives.js';
 import { basic, type TestServer } from '../../server/test/server.js';
@@ -84,16 +84,7 @@ export async function complianceFixture(server: TestServer): Promise<ApiFixture>
   };
   const group = await ok('POST', '/groups', { name: `Auditors ${unique()}`, policy: 'builtin:AUDITOR', environment_ids: ['*'] });
   const notification = await ok('POST', '/notifications', { name: 'Drift', events: ['drift'], environments: [environment.id], emails: ['secops@example.com'] });
-  const rule = await ok('POST', '/rules', {
-    name: `Bucket versioning ${unique()}`,
-    description: 'S3 buckets keep versioning.',
-    providers: ['PROVIDER_A'],
-    resource_type: 'PROVA.S3.Bucket',
-    rule_text: 'resource.properties.versioning == "Enabled"',
-    severity: 'Medium',
-    source: 'CUSTOM',
-    families: ['CIS'],
-  });
+  const rule = await ok('POST', '/rules', customRuleBody(`Bucket versioning ${unique()}`));
   const invite = await ok('POST', '/invites', { email: `invitee-${unique()}@example.com`, group_ids: [group.id], expires: true });
   const user = await server.services.consoleAuth.createUser(server.orgId, `person-${unique()}@example.com`, 'a long enough password');
   const [clientId] = Buffer.from(server.auth.slice('Basic '.length), 'base64').toString().split(':');

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import { createEnvironment, nextAccount, runScan } from '../../server/test/compliance.js';
+import { createEnvironment, customRuleBody, nextAccount, runScan } from '../../server/test/compliance.js';
 import { must, send, type Answer, type Call, type Case, type OperationStatuses, type StatusContext } from './scenario.js';
 
 /** The compliance API: every call as the current test's own organization (a new one per test). */
@@ -38,16 +38,7 @@ async function notification(ctx: StatusContext): Promise<{ id: string; environme
   return { id: created.notification_id, environmentId: env.id };
 }
 
-const ruleBody = (name = unique('Bucket versioning')) => ({
-  name,
-  description: 'S3 buckets keep versioning.',
-  providers: ['PROVIDER_A'],
-  resource_type: 'PROVA.S3.Bucket',
-  rule_text: 'resource.properties.versioning == "Enabled"',
-  severity: 'Medium',
-  source: 'CUSTOM',
-  families: ['CIS'],
-});
+const ruleBody = (name = unique('Bucket versioning')) => customRuleBody(name);
 const rule = (ctx: StatusContext, name?: string) => must(ctx, post('/rules', ruleBody(name)));
 
 const group = (ctx: StatusContext, name = unique('Auditors')) => must(ctx, post('/groups', { name, policy: 'builtin:AUDITOR', environment_ids: ['*'] }));

@@ -42,3 +42,15 @@ export async function runScan(server: TestServer, environmentId: string): Promis
   const finished = await server.request('GET', `/v0/scans/${started.body.id}`);
   return finished.body as Body;
 }
+
+/** A valid custom rule body (S3 bucket versioning), named `name`. */
+export const customRuleBody = (name: string): Body => ({
+  name,
+  description: 'S3 buckets keep versioning.',
+  providers: ['PROVIDER_A'],
+  resource_type: 'PROVA.S3.Bucket',
+  rule_text: 'resource.properties.versioning == "Enabled"',
+  severity: 'Medium',
+  source: 'CUSTOM',
+  families: ['CIS'],
+});

@@ -2,11 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { accountKey } from '../src/domain/cloud/simulator/simulated-cloud.js';
 import { newId } from '../src/domain/ids.js';
 import { KyselyDryRunRepository } from '../src/storage/repositories/conductor.js';
-import { KyselyJobRepository } from '../src/storage/repositories/jobs.js';
 import { HOSTILE_ARCHIVES, filesTar } from './fixtures/archives.js';
 import { compositionTar, conductorClient, WEB_RESOURCES } from './conductor.js';
 import { describeEachDatabase } from './databases.js';
-import { useTestServer } from './server.js';
+import { abandonNextJob, useTestServer } from './server.js';
 
 describeEachDatabase(
   'conductor dry-runs',
@@ -168,12 +167,7 @@ describeEachDatabase(
       expect(requested.status, requested.text).toBe(202);
       const waiting = call('GET', `/dry-run/${requested.body.id}?timeout=30`);
       // Every attempt's worker dies mid-job; after the last lease runs out the queue gives the job up.
-      const jobs = new KyselyJobRepository(db().handle.db, db().handle.dialect);
-      for (let attempt = 0; attempt < 3; attempt += 1) {
-        const now = server().clock.nowMs();
-        expect(await jobs.claim(`dead-worker-${attempt}`, now, now + 1_000)).toBeDefined();
-        server().clock.advanceSeconds(2);
-      }
+      await abandonNextJob(server(), db(), 3);
       await runJobs();
       const answer = await waiting;
       expect(answer.status).toBe(200);

@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { listingError } from '../src/domain/cloud/simulator/simulated-cloud.js';
 import { newId } from '../src/domain/ids.js';
-import { KyselyJobRepository } from '../src/storage/repositories/jobs.js';
 import { HOSTILE_ARCHIVES, filesTar } from './fixtures/archives.js';
 import { compositionTar, conductorClient, nextAccount, WEB_RESOURCES } from './conductor.js';
 import { describeEachDatabase } from './databases.js';
-import { useTestServer } from './server.js';
+import { abandonNextJob, useTestServer } from './server.js';
 
 describeEachDatabase(
   'conductor accounts and processes',
@@ -278,12 +277,7 @@ describeEachDatabase(
         const { fid } = await createProcess(account.name);
         expect((await call('PATCH', `/processes/${fid}`, { action: 'kill' })).status).toBe(202);
         // Every attempt's worker dies mid-job; once the last lease runs out the queue gives the job up.
-        const jobs = new KyselyJobRepository(db().handle.db, db().handle.dialect);
-        for (let attempt = 0; attempt < 3; attempt += 1) {
-          const now = server().clock.nowMs();
-          expect(await jobs.claim(`dead-worker-${attempt}`, now, now + 1_000)).toBeDefined();
-          server().clock.advanceSeconds(2);
-        }
+        await abandonNextJob(server(), db(), 3);
         await runJobs();
         expect((await getProcess(fid)).state).toBe('SUSPENDED');
         const history = (await call('GET', `/processes/${fid}/history`)).body.items;

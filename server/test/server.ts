@@ -5,6 +5,7 @@ import { ManualClock } from '../src/domain/clock.js';
 import { DEFAULT_ORGANIZATION } from '../src/domain/organizations/service.js';
 import { createApp, type AppOptions } from '../src/http/app.js';
 import { createServices, type ServiceOptions, type Services } from '../src/services.js';
+import { KyselyJobRepository } from '../src/storage/repositories/jobs.js';
 import type { TestDatabase } from './databases.js';
 
 export const ROOT_SECRET = 'root-secret-for-tests-0123456789';
@@ -113,4 +114,17 @@ export function useTestServer(db: () => TestDatabase, options: TestServerOptions
     await server?.close();
   });
   return () => server!;
+}
+
+/**
+ * Makes the next due job's every attempt die with its worker: claims it `attempts` times as vanished workers,
+ * letting each lease run out, so that the queue gives the job up on its next run.
+ */
+export async function abandonNextJob(server: TestServer, db: TestDatabase, attempts: number): Promise<void> {
+  const jobs = new KyselyJobRepository(db.handle.db, db.handle.dialect);
+  for (let attempt = 0; attempt < attempts; attempt += 1) {
+    const now = server.clock.nowMs();
+    if (!(await jobs.claim(`vanished-worker-${attempt}`, now, now + 1_000))) throw new Error('no job is due');
+    server.clock.advanceSeconds(2);
+  }
 }
