@@ -138,6 +138,8 @@ export async function complianceFixture(server: TestServer): Promise<ApiFixture>
         '/environments', '/notifications', '/rules', '/invites', '/groups', '/users',
         `/environments/${environment.id}`, `/scans/${scan.id}`, `/scans?environment_id=${environment.id}`, `/notifications/${notification.notification_id}`,
         `/rules/${rule.id}`, `/invites/${invite.id}`, `/users/${user.id}`,
+        `/events?environment_id=${environment.id}`, `/notifications/${notification.notification_id}/deliveries`,
+        `/scans/${scan.id}/compliance_by_rules?max_items=5`,
       ];
       return (await Promise.all(paths.map((p) => read(server, `/v0${p}`, headers)))).join('\n');
     },
@@ -188,7 +190,10 @@ export async function conductorFixture(server: TestServer): Promise<ApiFixture> 
       },
     },
     snapshot: async () => {
-      const paths = ['/accounts', '/processes', '/validations', '/rbac/status', '/rbac/users', `/processes/${process_.fid}`, `/dry-run/${dryRun.body.id}`, `/validations/${validation}`];
+      const paths = [
+        '/accounts', '/processes', '/validations', '/rbac/status', '/rbac/users', `/processes/${process_.fid}`, `/dry-run/${dryRun.body.id}`,
+        `/validations/${validation}`, `/processes/${process_.fid}/history`, `/processes/${process_.fid}/ops`,
+      ];
       return (await Promise.all(paths.map((p) => read(server, `/api/v0${p}`, headers)))).join('\n');
     },
   };
