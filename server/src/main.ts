@@ -29,6 +29,8 @@ async function start(config: Config): Promise<void> {
       await services.jobs.stop(500);
       await services.apiClients.flushActivity();
       await mock.restore();
+      // The restored clients and groups replace whatever this process has cached of the ones before.
+      services.apiClients.forgetAll();
       services.jobs.start();
       services.scheduler.start(config.schedulerIntervalMs);
       services.enforcer.start(config.enforcementIntervalMs);

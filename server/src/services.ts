@@ -1,5 +1,6 @@
 import type { Clock } from './domain/clock.js';
-import { ApiClientService } from './domain/auth/api-clients.js';
+import { ApiClientService, type ApiClientCacheOptions } from './domain/auth/api-clients.js';
+import { reportingGroupChanges } from './domain/auth/group-changes.js';
 import { ConductorUserService } from './domain/auth/conductor-users.js';
 import { ConsoleAuthService } from './domain/console/sessions.js';
 import { EnvironmentService } from './domain/environments/service.js';
@@ -70,6 +71,8 @@ export interface ServiceOptions {
   simulator?: Partial<SimulatorOptions>;
   /** Where email notifications go out; without smtpUrl, email deliveries fail with a message saying so. */
   notifications?: { smtpUrl?: string; smtpFrom?: string };
+  /** How long verified API-client credentials and grants are reused (tests shorten it or drive its clock). */
+  apiClientCache?: ApiClientCacheOptions;
 }
 
 export function createServices(database: DatabaseHandle, clock: Clock, options: ServiceOptions = {}): Services {
@@ -120,12 +123,25 @@ export function createServices(database: DatabaseHandle, clock: Clock, options: 
     await runner.run(orgId, scanId, context.heartbeat);
   });
   const conductor = createConductorServices({ database, jobs, cloud, clock, validator: validations });
+  // API clients cache their grants; every write to the groups makes them read again.
+  const apiClients: ApiClientService = new ApiClientService(
+    new KyselyApiClientRepository(db),
+    clock,
+    (clientId) => access.grantsOfApiClient(clientId),
+    options.apiClientCache,
+  );
+  const access = new AccessService({
+    groups: reportingGroupChanges(new KyselyGroupRepository(db, database.dialect), () => apiClients.forgetGrants()),
+    invites: new KyselyInviteRepository(db),
+    users: new KyselyUserRepository(db),
+    clock,
+  });
   return {
     ...conductor,
     clock,
     database,
     organizations: new OrganizationService(new KyselyOrganizationRepository(db), clock),
-    apiClients: new ApiClientService(new KyselyApiClientRepository(db), clock),
+    apiClients,
     consoleAuth: new ConsoleAuthService(
       new KyselyUserRepository(db),
       new KyselyOrganizationRepository(db),
@@ -157,11 +173,6 @@ export function createServices(database: DatabaseHandle, clock: Clock, options: 
     jobs,
     scheduler: new ScanScheduler(environmentRepository, scanRepository, jobs, scans, runner, clock),
     customRules,
-    access: new AccessService({
-      groups: new KyselyGroupRepository(db, database.dialect),
-      invites: new KyselyInviteRepository(db),
-      users: new KyselyUserRepository(db),
-      clock,
-    }),
+    access,
   };
 }

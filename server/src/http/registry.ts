@@ -110,10 +110,17 @@ export function dispatcher(table: Map<string, BoundOperation>, context: unknown,
     // Path parameters come from the validator's match: Express resets req.params in every router layer.
     const path = req.openapi?.pathParams ?? {};
     await beforeHandler?.(bound.operation.operationId);
-    const reply = await bound.handler(
-      { path, query: req.query, body: req.body, principal: req.principal, remoteAddress: req.ip ?? '' } as HandlerRequest<unknown, unknown>,
-      context as never,
-    );
+    const request = {
+      path,
+      query: req.query,
+      body: req.body,
+      principal: req.principal,
+      // Read only by the few operations that rate-limit: working out the address costs more than most handlers.
+      get remoteAddress() {
+        return req.ip ?? '';
+      },
+    };
+    const reply = await bound.handler(request as HandlerRequest<unknown, unknown>, context as never);
     res.status(reply.status);
     if (reply.headers) res.set(reply.headers);
     if (reply.body === undefined) {

@@ -66,7 +66,7 @@ export class AccessService {
     return group;
   }
 
-  /** What an API client may do: the grants of its groups, read on every request so group changes apply at once. */
+  /** What an API client may do: the grants of its groups (callers cache them briefly; see ApiClientService). */
   async grantsOfApiClient(clientId: string): Promise<Grants> {
     const grants = await this.deps.groups.grantsOfApiClient(clientId);
     return grants.length === 0 ? UNRESTRICTED : new Grants(grants);

@@ -1,8 +1,11 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { Grants } from '../access/grants.js';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { randomToken } from '../ids.js';
 import type { ApiClient, ApiClientOrder, ApiClientRepository, Page, PageRequest, SortDirection } from '../../storage/repositories/types.js';
-import { hashSecret, secretMatches } from './secrets.js';
+import { RecentlyRead } from './recently-read.js';
+import { digestMatches, hashSecret, secretDigest } from './secrets.js';
 
 /** Who is calling the compliance API. */
 export interface ApiClientPrincipal {
@@ -28,17 +31,54 @@ export interface IssuedCredentials {
   secret: string;
 }
 
+/** How long a verified credential or a client's grants are reused before the database is read again. */
+export const API_CLIENT_CACHE_MAX_AGE_MS = 1000;
+
+export interface ApiClientCacheOptions {
+  /** Default API_CLIENT_CACHE_MAX_AGE_MS: the bound on how late another process's change takes effect here. */
+  maxAgeMs?: number;
+  /** Clients remembered at most (default 10 000). */
+  maxEntries?: number;
+  /** A monotonic clock in milliseconds (default `performance.now`). */
+  now?: () => number;
+}
+
+/** A credential that passed the check: the digest of the secret that passed, never the secret. */
+interface VerifiedCredential {
+  digest: Buffer;
+  principal: ApiClientPrincipal;
+}
+
 /**
  * API clients: the Basic-auth credential pairs of the compliance API. Last activity is collected in memory and
  * written in batches, so that authenticating a request never costs a database write.
+ *
+ * Verified credentials and each client's grants are reused for at most a second (`RecentlyRead`), so a request
+ * of a known caller reads neither from the database. Revoking, regenerating or deleting a secret, and changing
+ * the groups of a client through this process, forget what was cached and take effect on the next request; the
+ * same changes made by another process on the same database (a second server) take effect here within
+ * API_CLIENT_CACHE_MAX_AGE_MS, without any message between the processes.
  */
 export class ApiClientService {
   private readonly pendingActivity = new Map<string, number>();
+  private readonly verified: RecentlyRead<VerifiedCredential>;
+  private readonly grantsCache: RecentlyRead<Grants>;
 
   constructor(
     private readonly clients: ApiClientRepository,
     private readonly clock: Clock,
-  ) {}
+    /** Reads what the groups of a client grant it (the access service). */
+    private readonly grantsOfApiClient: (clientId: string) => Promise<Grants>,
+    cache: ApiClientCacheOptions = {},
+  ) {
+    const options = {
+      maxAgeMs: cache.maxAgeMs ?? API_CLIENT_CACHE_MAX_AGE_MS,
+      maxEntries: cache.maxEntries ?? 10_000,
+      now: cache.now ?? (() => performance.now()),
+    };
+    this.verified = new RecentlyRead(options);
+    this.grantsCache = new RecentlyRead(options);
+  }
 
   /** Creates a client without a secret (status Created), as the console does. Names are unique per organization. */
   async create(orgId: string, name: string): Promise<ApiClient> {
@@ -74,6 +114,7 @@ export class ApiClientService {
     const secret = randomToken(SECRET_BYTES);
     const updated: ApiClient = { ...client, status: 'Active', secretHash: hashSecret(secret), secretCreatedAt: this.clock.nowSeconds() };
     await this.clients.update(updated);
+    this.forget(clientId);
     return { client: updated, secret };
   }
 
@@ -83,12 +124,14 @@ export class ApiClientService {
     if (client.status !== 'Active') throw new AppError('conflict', `API client ${clientId} has no active secret to revoke`);
     const updated: ApiClient = { ...client, status: 'Secret Revoked', secretHash: null, secretCreatedAt: null };
     await this.clients.update(updated);
+    this.forget(clientId);
     return updated;
   }
 
   async delete(orgId: string, clientId: string): Promise<void> {
     await this.get(orgId, clientId);
     await this.clients.delete(clientId);
+    this.forget(clientId);
   }
 
   /** Creates a client and issues its first secret at once (the operator command does this). */
@@ -111,13 +154,48 @@ export class ApiClientService {
     return { client, secret };
   }
 
-  /** The principal for a valid, active id/secret pair; undefined otherwise. */
+  /**
+   * The principal for a valid, active id/secret pair; undefined otherwise. A pair verified less than a second ago
+   * is accepted from memory; anything else (a wrong secret included) is checked against the database, so a secret
+   * issued by another process works at once. Both paths compare digests in constant time.
+   */
   async authenticate(clientId: string, secret: string): Promise<ApiClientPrincipal | undefined> {
+    const presented = secretDigest(secret);
+    const cached = this.verified.get(clientId);
+    if (cached && timingSafeEqual(presented, cached.digest)) {
+      this.pendingActivity.set(clientId, this.clock.nowSeconds());
+      return cached.principal;
+    }
+    const ticket = this.verified.begin();
     const client = await this.clients.get(clientId);
     const active = client?.status === 'Active' ? client.secretHash : null;
-    if (!secretMatches(secret, active) || !client) return undefined;
+    if (!digestMatches(presented, active) || !client) return undefined;
+    const principal: ApiClientPrincipal = Object.freeze({ orgId: client.orgId, clientId: client.clientId });
+    this.verified.store(ticket, client.clientId, { digest: presented, principal });
     this.pendingActivity.set(client.clientId, this.clock.nowSeconds());
-    return { orgId: client.orgId, clientId: client.clientId };
+    return principal;
+  }
+
+  /** What the groups of an authenticated client grant it; reused like verified credentials. */
+  grants(clientId: string): Promise<Grants> {
+    return this.grantsCache.read(clientId, () => this.grantsOfApiClient(clientId));
+  }
+
+  /** After a change to the groups that name API clients: every client's grants are read again. */
+  forgetGrants(): void {
+    this.grantsCache.forgetAll();
+  }
+
+  /** After the data changed underneath this service (a database restore): everything is read again. */
+  forgetAll(): void {
+    this.verified.forgetAll();
+    this.grantsCache.forgetAll();
+  }
+
+  /** After a change to one client's credentials or existence. */
+  private forget(clientId: string): void {
+    this.verified.forget(clientId);
+    this.grantsCache.forget(clientId);
   }
 
   /** Writes the collected last-activity times; called on a timer and at shutdown. */

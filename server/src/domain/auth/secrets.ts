@@ -1,14 +1,21 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
+
+/** The SHA-256 digest of a secret: what is stored (as hex) and what caches key on; never the secret itself. */
+export const secretDigest = (secret: string): Buffer => hash('sha256', secret, 'buffer');
 
 /** Secrets are stored only as SHA-256 hashes (hex). They are random and long, so a slow KDF adds nothing. */
-export const hashSecret = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');
+export const hashSecret = (secret: string): string => secretDigest(secret).toString('hex');
 
 // Compared against when there is no stored hash, so that an unknown id costs the same time as a wrong secret.
 const NO_HASH = hashSecret('no secret is stored for this principal');
 
+/** Compares the digest of a presented secret with a stored hash (hex) in constant time. */
+export function digestMatches(presented: Buffer, storedHash: string | null): boolean {
+  const stored = Buffer.from(storedHash ?? NO_HASH, 'hex');
+  return stored.length === presented.length && timingSafeEqual(presented, stored) && storedHash !== null;
+}
+
 /** Compares a presented secret with a stored hash in constant time. */
 export function secretMatches(secret: string, storedHash: string | null): boolean {
-  const presented = Buffer.from(hashSecret(secret), 'hex');
-  const stored = Buffer.from(storedHash ?? NO_HASH, 'hex');
-  return timingSafeEqual(presented, stored) && storedHash !== null;
+  return digestMatches(secretDigest(secret), storedHash);
 }

@@ -91,6 +91,8 @@ export class ScanService {
 
   /** The summary of the environment's latest successful scan: what GET /environments/{id} shows. */
   async latestSummary(orgId: string, env: Environment): Promise<ResourceSummary | null> {
+    // No scan ever started: nothing to look for.
+    if (env.lastScanId === null) return null;
     const scan =
       env.scanStatus === 'SUCCESS' && env.lastScanId !== null
         ? await this.deps.scans.get(orgId, env.lastScanId)
