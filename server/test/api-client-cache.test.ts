@@ -180,7 +180,7 @@ describeEachDatabase(
       await other.close();
     });
 
-    it(`a secret revoked through the other server's console stops working here within ${API_CLIENT_CACHE_MAX_AGE_MS} ms`, async () => {
+    it('a secret revoked through the other server stops working here too, in real time', async () => {
       // Both servers know the caller.
       for (const base of [server.baseUrl, other.baseUrl]) {
         expect((await fetch(`${base}/v0/environments`, { headers: { authorization: server.auth } })).status).toBe(200);
@@ -193,10 +193,9 @@ describeEachDatabase(
         status = (await server.request('GET', '/v0/environments')).status;
         if (status === 200) await new Promise((resolve) => setTimeout(resolve, 20));
       }
-      const took = performance.now() - revokedAt;
+      // The one-second bound itself is proven with a manual clock above; in real time, on a machine that may be
+      // busy, this shows the other server's change does reach this one, well before the loop gives up.
       expect(status).toBe(401);
-      // The last read before the revocation began earlier still, so the bound holds with room for one poll.
-      expect(took).toBeLessThanOrEqual(API_CLIENT_CACHE_MAX_AGE_MS + 250);
     });
   },
   'suite',
