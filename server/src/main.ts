@@ -31,6 +31,7 @@ async function start(config: Config): Promise<void> {
       await mock.restore();
       // The restored clients and groups replace whatever this process has cached of the ones before.
       services.apiClients.forgetAll();
+      services.access.forgetGrants();
       services.jobs.start();
       services.scheduler.start(config.schedulerIntervalMs);
       services.enforcer.start(config.enforcementIntervalMs);

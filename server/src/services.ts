@@ -1,6 +1,5 @@
 import type { Clock } from './domain/clock.js';
-import { ApiClientService, type ApiClientCacheOptions } from './domain/auth/api-clients.js';
-import { reportingGroupChanges } from './domain/auth/group-changes.js';
+import { ApiClientService, apiClientCacheOptions, type ApiClientCacheOptions } from './domain/auth/api-clients.js';
 import { ConductorUserService } from './domain/auth/conductor-users.js';
 import { ConsoleAuthService } from './domain/console/sessions.js';
 import { EnvironmentService } from './domain/environments/service.js';
@@ -123,25 +122,21 @@ export function createServices(database: DatabaseHandle, clock: Clock, options: 
     await runner.run(orgId, scanId, context.heartbeat);
   });
   const conductor = createConductorServices({ database, jobs, cloud, clock, validator: validations });
-  // API clients cache their grants; every write to the groups makes them read again.
-  const apiClients: ApiClientService = new ApiClientService(
-    new KyselyApiClientRepository(db),
-    clock,
-    (clientId) => access.grantsOfApiClient(clientId),
-    options.apiClientCache,
-  );
+  // Credentials and grants of API clients are reused for a moment (see RecentlyRead), with the same bound.
+  const apiClientCache = apiClientCacheOptions(options.apiClientCache);
   const access = new AccessService({
-    groups: reportingGroupChanges(new KyselyGroupRepository(db, database.dialect), () => apiClients.forgetGrants()),
+    groups: new KyselyGroupRepository(db, database.dialect),
     invites: new KyselyInviteRepository(db),
     users: new KyselyUserRepository(db),
     clock,
+    grantsCache: apiClientCache,
   });
   return {
     ...conductor,
     clock,
     database,
     organizations: new OrganizationService(new KyselyOrganizationRepository(db), clock),
-    apiClients,
+    apiClients: new ApiClientService(new KyselyApiClientRepository(db), clock, apiClientCache),
     consoleAuth: new ConsoleAuthService(
       new KyselyUserRepository(db),
       new KyselyOrganizationRepository(db),

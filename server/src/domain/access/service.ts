@@ -2,6 +2,7 @@ import type { Clock } from '../clock.js';
 import { ALL } from '../cloud/providers.js';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
+import { RecentlyRead, type RecentlyReadOptions } from '../auth/recently-read.js';
 import { Grants, UNRESTRICTED } from './grants.js';
 import type { OrgUser } from '../users/types.js';
 import type { GroupRepository, InviteRepository, Page, PageRequest, SortDirection, UserRepository } from '../../storage/repositories/types.js';
@@ -23,11 +24,21 @@ export interface AccessServiceDeps {
   invites: InviteRepository;
   users: UserRepository;
   clock: Clock;
+  /** How long an API client's grants are reused (see RecentlyRead). */
+  grantsCache: RecentlyReadOptions;
 }
 
-/** Who belongs to the organization and what they may reach: groups, invites and users' group memberships. */
+/**
+ * Who belongs to the organization and what they may reach: groups, invites and users' group memberships.
+ * Every compliance request asks what its API client's groups grant; the answer is reused for a moment, and a
+ * group created here is seen on the next request (elsewhere within `grantsCache.maxAgeMs`).
+ */
 export class AccessService {
-  constructor(private readonly deps: AccessServiceDeps) {}
+  private readonly grants: RecentlyRead<Grants>;
+
+  constructor(private readonly deps: AccessServiceDeps) {
+    this.grants = new RecentlyRead(deps.grantsCache);
+  }
 
   listGroups(orgId: string, page: PageRequest, direction: SortDirection): Promise<Page<Group>> {
     return this.deps.groups.list(orgId, page, direction);
@@ -63,13 +74,21 @@ export class AccessService {
       updatedAt: now,
     };
     if (!(await this.deps.groups.insert(group))) throw new AppError('conflict', `name: a group named '${name}' already exists`);
+    this.grants.forgetAll();
     return group;
   }
 
-  /** What an API client may do: the grants of its groups (callers cache them briefly; see ApiClientService). */
-  async grantsOfApiClient(clientId: string): Promise<Grants> {
-    const grants = await this.deps.groups.grantsOfApiClient(clientId);
-    return grants.length === 0 ? UNRESTRICTED : new Grants(grants);
+  /** What an API client may do: the grants of its groups. */
+  grantsOfApiClient(clientId: string): Promise<Grants> {
+    return this.grants.read(clientId, async () => {
+      const grants = await this.deps.groups.grantsOfApiClient(clientId);
+      return grants.length === 0 ? UNRESTRICTED : new Grants(grants);
+    });
+  }
+
+  /** After the data changed underneath this service (a database restore): grants are read again. */
+  forgetGrants(): void {
+    this.grants.forgetAll();
   }
 
   /** Each user ends up in exactly the groups given; unknown ids change nothing. */

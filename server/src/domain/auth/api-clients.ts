@@ -1,10 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { Grants } from '../access/grants.js';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { randomToken } from '../ids.js';
 import type { ApiClient, ApiClientOrder, ApiClientRepository, Page, PageRequest, SortDirection } from '../../storage/repositories/types.js';
-import { RecentlyRead } from './recently-read.js';
+import { RecentlyRead, type RecentlyReadOptions } from './recently-read.js';
 import { digestMatches, hashSecret, secretDigest } from './secrets.js';
 
 /** Who is calling the compliance API. */
@@ -31,7 +30,7 @@ export interface IssuedCredentials {
   secret: string;
 }
 
-/** How long a verified credential or a client's grants are reused before the database is read again. */
+/** How long a verified credential, or a client's grants, are reused before the database is read again. */
 export const API_CLIENT_CACHE_MAX_AGE_MS = 1000;
 
 export interface ApiClientCacheOptions {
@@ -43,6 +42,13 @@ export interface ApiClientCacheOptions {
   now?: () => number;
 }
 
+/** The cache options with their defaults, for the credential cache here and the grants cache of AccessService. */
+export const apiClientCacheOptions = (cache: ApiClientCacheOptions = {}): RecentlyReadOptions => ({
+  maxAgeMs: cache.maxAgeMs ?? API_CLIENT_CACHE_MAX_AGE_MS,
+  maxEntries: cache.maxEntries ?? 10_000,
+  now: cache.now ?? (() => performance.now()),
+});
+
 /** A credential that passed the check: the digest of the secret that passed, never the secret. */
 interface VerifiedCredential {
   digest: Buffer;
@@ -53,31 +59,22 @@ interface VerifiedCredential {
  * API clients: the Basic-auth credential pairs of the compliance API. Last activity is collected in memory and
  * written in batches, so that authenticating a request never costs a database write.
  *
- * Verified credentials and each client's grants are reused for at most a second (`RecentlyRead`), so a request
- * of a known caller reads neither from the database. Revoking, regenerating or deleting a secret, and changing
- * the groups of a client through this process, forget what was cached and take effect on the next request; the
- * same changes made by another process on the same database (a second server) take effect here within
- * API_CLIENT_CACHE_MAX_AGE_MS, without any message between the processes.
+ * Verified credentials are reused for at most a second (`RecentlyRead`), so a request of a known caller does
+ * not read the client from the database. Revoking, regenerating or deleting a secret through this process forgets
+ * what was cached and takes effect on the next request; the same changes made by another process on the same
+ * database (a second server) take effect here within API_CLIENT_CACHE_MAX_AGE_MS, without any message between the
+ * processes. (A client's grants are cached the same way by AccessService.)
  */
 export class ApiClientService {
   private readonly pendingActivity = new Map<string, number>();
   private readonly verified: RecentlyRead<VerifiedCredential>;
-  private readonly grantsCache: RecentlyRead<Grants>;
 
   constructor(
     private readonly clients: ApiClientRepository,
     private readonly clock: Clock,
-    /** Reads what the groups of a client grant it (the access service). */
-    private readonly grantsOfApiClient: (clientId: string) => Promise<Grants>,
-    cache: ApiClientCacheOptions = {},
+    cache: RecentlyReadOptions = apiClientCacheOptions(),
   ) {
-    const options = {
-      maxAgeMs: cache.maxAgeMs ?? API_CLIENT_CACHE_MAX_AGE_MS,
-      maxEntries: cache.maxEntries ?? 10_000,
-      now: cache.now ?? (() => performance.now()),
-    };
-    this.verified = new RecentlyRead(options);
-    this.grantsCache = new RecentlyRead(options);
+    this.verified = new RecentlyRead(cache);
   }
 
   /** Creates a client without a secret (status Created), as the console does. Names are unique per organization. */
@@ -114,7 +111,7 @@ export class ApiClientService {
     const secret = randomToken(SECRET_BYTES);
     const updated: ApiClient = { ...client, status: 'Active', secretHash: hashSecret(secret), secretCreatedAt: this.clock.nowSeconds() };
     await this.clients.update(updated);
-    this.forget(clientId);
+    this.verified.forget(clientId);
     return { client: updated, secret };
   }
 
@@ -124,14 +121,14 @@ export class ApiClientService {
     if (client.status !== 'Active') throw new AppError('conflict', `API client ${clientId} has no active secret to revoke`);
     const updated: ApiClient = { ...client, status: 'Secret Revoked', secretHash: null, secretCreatedAt: null };
     await this.clients.update(updated);
-    this.forget(clientId);
+    this.verified.forget(clientId);
     return updated;
   }
 
   async delete(orgId: string, clientId: string): Promise<void> {
     await this.get(orgId, clientId);
     await this.clients.delete(clientId);
-    this.forget(clientId);
+    this.verified.forget(clientId);
   }
 
   /** Creates a client and issues its first secret at once (the operator command does this). */
@@ -176,26 +173,9 @@ export class ApiClientService {
     return principal;
   }
 
-  /** What the groups of an authenticated client grant it; reused like verified credentials. */
-  grants(clientId: string): Promise<Grants> {
-    return this.grantsCache.read(clientId, () => this.grantsOfApiClient(clientId));
-  }
-
-  /** After a change to the groups that name API clients: every client's grants are read again. */
-  forgetGrants(): void {
-    this.grantsCache.forgetAll();
-  }
-
-  /** After the data changed underneath this service (a database restore): everything is read again. */
+  /** After the data changed underneath this service (a database restore): every credential is checked again. */
   forgetAll(): void {
     this.verified.forgetAll();
-    this.grantsCache.forgetAll();
-  }
-
-  /** After a change to one client's credentials or existence. */
-  private forget(clientId: string): void {
-    this.verified.forget(clientId);
-    this.grantsCache.forget(clientId);
   }
 
   /** Writes the collected last-activity times; called on a timer and at shutdown. */

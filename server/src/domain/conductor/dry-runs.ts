@@ -42,6 +42,9 @@ export interface DryRunRequest {
 const missing = (parameter: string, message: string): AppError =>
   new AppError('missing_parameter', 'Bad request', { details: [{ code: parameter, message, location: parameter }] });
 
+/** The one error of a dry-run that could not be evaluated at all. */
+const notCompleted = (reason: string): ErrorDetail => ({ code: 'dry_run.error', message: `the dry-run could not be completed: ${reason}`, location: 'query.command' });
+
 /**
  * Dry-runs: what a RUN, UPDATE, KILL or RESUME command would do, computed by a job with the same checks and the
  * same planner the real command uses, reading the cloud but never changing it.
@@ -134,7 +137,7 @@ export class DryRunService {
     } catch (error) {
       // A dry-run only reads: there is nothing to retry for, so an unexpected error is its result.
       console.error(`dry-run ${id} failed:`, error);
-      outcome = { errors: [{ code: 'dry_run.error', message: `the dry-run could not be completed: ${(error as Error).message}`, location: 'query.command' }], plan: [] };
+      outcome = { errors: [notCompleted((error as Error).message)], plan: [] };
     }
     const failed = outcome.errors.length > 0;
     await this.deps.dryRuns.update({
@@ -154,7 +157,7 @@ export class DryRunService {
     await this.deps.dryRuns.update({
       ...dryRun,
       status: 'FAILED',
-      errors: [{ code: 'dry_run.error', message: `the dry-run could not be completed: ${reason}`, location: 'query.command' }],
+      errors: [notCompleted(reason)],
       plan: [],
       finishedAt: this.deps.clock.nowSeconds(),
     });

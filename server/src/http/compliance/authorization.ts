@@ -106,8 +106,8 @@ export function authorizeCompliance(api: ApiDocument, services: Services): Reque
     if ('public' in access) return next();
     const principal = req.principal as ApiClientPrincipal | undefined;
     if (!principal) throw new AppError('forbidden', 'Forbidden');
-    // Reused for at most a second, and read again at once after a group change in this process (ApiClientService).
-    const grants = await services.apiClients.grants(principal.clientId);
+    // Reused for at most a second, and read again at once after a group change in this process (AccessService).
+    const grants = await services.access.grantsOfApiClient(principal.clientId);
     req.principal = { ...principal, grants } satisfies CompliancePrincipal;
     if (!grants.restricted) return next();
 
