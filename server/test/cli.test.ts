@@ -255,6 +255,10 @@ describe('credentials and server URL', () => {
     await ok(['environments', 'get', env.id, '--client-secret', secret], { env: wrongEnv });
     const wrongFlag = await cli(['environments', 'get', env.id, '--client-secret', 'wrong-secret']);
     expect(wrongFlag.code).toBe(1);
+    // Secrets are URL-safe base64 and may start with a dash: it is still the flag's value, given as the next word.
+    const dashed = await cli(['environments', 'get', env.id, '--client-secret', '-starts-with-a-dash'], { env: wrongEnv });
+    expect(dashed.code, dashed.stderr).toBe(1);
+    expect(dashed.stderr).toMatch(/^401 \w+: /);
 
     await ok(['accounts', 'list', '--url', server.baseUrl, '--user', 'root', '--secret', ROOT_SECRET], { env: {} });
     const conductorRefused = await cli(['accounts', 'list'], { env: { CC_URL: server.baseUrl, CONDUCTOR_USER: 'root', CONDUCTOR_SECRET: 'wrong' } });

@@ -49,12 +49,34 @@ export function describeApiError(error: ApiError): string {
   return `${error.status}: ${text || error.response.statusText || 'error'} (${error.operation})`;
 }
 
+/**
+ * A flag that takes a value takes the next word, even one starting with a dash (a secret may): parseArgs refuses
+ * such a value unless it is attached, so it is attached here (`--secret=-x…`, `-s-x…`).
+ */
+function attachDashValues(args: readonly string[], flags: Readonly<Record<string, FlagSpec>>): string[] {
+  const byShort = new Map<string, string>(Object.entries(flags).flatMap(([name, spec]) => (spec.short ? [[`-${spec.short}`, name] as const] : [])));
+  const attached: string[] = [];
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i]!;
+    if (arg === '--') return [...attached, ...args.slice(i)];
+    const name = arg.startsWith('--') ? arg.slice(2) : byShort.get(arg);
+    const next = args[i + 1];
+    if (name !== undefined && flags[name]?.type === 'string' && next !== undefined && next.startsWith('-') && next !== '--') {
+      attached.push(arg.startsWith('--') ? `${arg}=${next}` : `${arg}${next}`);
+      i += 1;
+    } else {
+      attached.push(arg);
+    }
+  }
+  return attached;
+}
+
 function parse(args: readonly string[], flags: Readonly<Record<string, FlagSpec>>) {
   const options = Object.fromEntries(
     Object.entries(flags).map(([name, spec]) => [name, { type: spec.type, ...(spec.multiple && { multiple: true }), ...(spec.short && { short: spec.short }) }]),
   );
   try {
-    return parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
+    return parseArgs({ args: attachDashValues(args, flags), options, allowPositionals: true, strict: true });
   } catch (error) {
     // parseArgs explains unknown flags and missing values well; keep its words, drop its suggestion syntax.
     throw new UsageError((error as Error).message.replace(/\.? ?To specify a positional argument.*$/s, ''));
