@@ -36,10 +36,10 @@ build: deps ## Compile the server into dist/ and build the web console into cons
 run: build ## Start the server (SQLite under ./data, demo data; see README for the variables)
 	DEMO_DATA=$${DEMO_DATA:-true} node dist/server/src/main.js
 
-test-unit: deps ## Unit and component tests (SQLite, and PostgreSQL when TEST_DATABASE_URL is set)
+test-unit: deps ## Unit and component tests on jest (SQLite, and PostgreSQL when TEST_DATABASE_URL is set); COVERAGE=1 writes coverage/
 	@# What the suites exercise feeds the spec coverage of `make contract`; start from nothing so no earlier run counts.
-	rm -rf reports/exercised
-	vitest run
+	rm -rf reports/exercised $(if $(COVERAGE),coverage)
+	npm run --silent test:unit -- $(if $(COVERAGE),--coverage)
 
 contract: build ## Dredd against the real server and against Prism mocks of each spec; spec coverage in reports/
 	tsx contract-tests/run.ts

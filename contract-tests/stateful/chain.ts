@@ -1,8 +1,9 @@
-import { expect } from 'vitest';
+
 import type { ApiName } from '../../server/src/http/apis.js';
 import type { SpecOperation } from '../property/operations.js';
 import type { Exchange, StatefulClient } from './http.js';
 import { declaresHeader, exampleBody, itemPath, offeredSteps, operationById, smallestPage, STEPS, type Step } from './spec.js';
+import { expect } from '../../server/test/expect.js';
 
 /** Records a chain refers to (an environment for scans, a group for invites, ...), by name. */
 export type Refs = Record<string, any>;

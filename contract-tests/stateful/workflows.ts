@@ -1,10 +1,11 @@
-import { expect } from 'vitest';
+
 import type { ApiName } from '../../server/src/http/apis.js';
 import type { TestServer } from '../../server/test/server.js';
 import { nextAccount as nextConductorAccount, compositionTar } from '../../server/test/conductor.js';
 import type { ChainContext } from './chain.js';
 import type { CallInput, Exchange } from './http.js';
 import { environmentBody, exampleResources } from './resources.js';
+import { expect } from '../../server/test/expect.js';
 
 /**
  * Declared workflows across resources: each step calls the API (or, for what happens outside it, the simulated

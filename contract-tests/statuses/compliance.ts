@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { expect } from 'vitest';
+import { expect } from '@jest/globals';
 import { createEnvironment, customRuleBody, nextAccount, runScan } from '../../server/test/compliance.js';
 import { must, send, type Answer, type Call, type Case, type OperationStatuses, type StatusContext } from './scenario.js';
 

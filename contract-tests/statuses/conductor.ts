@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { expect } from 'vitest';
+import { expect } from '@jest/globals';
 import { compositionTar, nextAccount, WEB_RESOURCES } from '../../server/test/conductor.js';
 import { filesTar } from '../../server/test/fixtures/archives.js';
 import { detachPolicy, must, send, type Answer, type Call, type Case, type OperationStatuses, type StatusContext } from './scenario.js';

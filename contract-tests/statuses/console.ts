@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { expect } from 'vitest';
+
 import { MAX_FAILURES_PER_EMAIL } from '../../server/src/domain/console/sessions.js';
 import type { TestServer } from '../../server/test/server.js';
 import { must, send, type Call, type OperationStatuses, type StatusContext } from './scenario.js';
+import { expect } from '../../server/test/expect.js';
 
 /**
  * The console API: calls as a signed-in browser makes them, with the session cookie and, on changes, the CSRF

@@ -1,4 +1,4 @@
-import { expect, vi } from 'vitest';
+import { jest } from '@jest/globals';
 import type { AccessLevel } from '../../server/src/domain/access/grants.js';
 import { COMPLIANCE_ACCESS } from '../../server/src/http/compliance/authorization.js';
 import { CONDUCTOR_ACCESS } from '../../server/src/http/conductor/authorization.js';
@@ -7,6 +7,7 @@ import { filesTar } from '../../server/test/fixtures/archives.js';
 import { basic, type TestServer } from '../../server/test/server.js';
 import type { CoverageApi } from '../coverage.js';
 import { FAULT_MARKER, type FaultInjector, type FaultKind } from './faults.js';
+import { expect } from '../../server/test/expect.js';
 
 /**
  * The pieces of the declared-status table: what one operation needs for a valid call, the scenarios that provoke
@@ -215,7 +216,7 @@ function derived(op: OperationStatuses, status: number): Case | undefined {
         how: kind === 'database' ? 'a database outage under the handler' : 'a failing handler',
         run: async (ctx) => {
           const call = await op.valid(ctx);
-          const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+          const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
           ctx.faults.arm(api, operationId, kind);
           try {
             const answer = await send(ctx, call);

@@ -1,9 +1,10 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, it } from '@jest/globals';
 import { newId } from '../src/domain/ids.js';
 import type { OrgUser } from '../src/domain/users/types.js';
 import { KyselyUserRepository } from '../src/storage/repositories/users.js';
 import { describeEachDatabase } from './databases.js';
 import { useTestServer, type TestServer } from './server.js';
+import { expect } from './expect.js';
 
 const WEEK = 7 * 24 * 3600;
 

@@ -1,13 +1,14 @@
 import { inspect } from 'node:util';
 import type { AddressInfo } from 'node:net';
 import { TableNode, type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type RootOperationNode, type UnknownRow } from 'kysely';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterEach, beforeEach, it } from '@jest/globals';
 import { API_CLIENT_CACHE_MAX_AGE_MS } from '../src/domain/auth/api-clients.js';
 import { createApp } from '../src/http/app.js';
 import { createServices, type Services } from '../src/services.js';
 import { createEnvironment } from './compliance.js';
 import { describeEachDatabase } from './databases.js';
 import { basic, useTestServer, type TestServer } from './server.js';
+import { expect } from './expect.js';
 
 /** Counts the reads of the tables behind authentication and group policies. */
 class CredentialReads implements KyselyPlugin {

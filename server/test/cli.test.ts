@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { stringify } from 'yaml';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, it } from '@jest/globals';
 import { GROUPS, main } from '../../client/src/cli/main.js';
 import { tarDirectory } from '../../client/src/node.js';
 import { accountKey } from '../src/domain/cloud/simulator/simulated-cloud.js';
@@ -13,6 +13,7 @@ import { nextAccount as nextComplianceAccount } from './compliance.js';
 import { nextAccount as nextConductorAccount, WEB_RESOURCES } from './conductor.js';
 import { DATABASE_TARGETS, openTestDatabase } from './databases.js';
 import { ROOT_SECRET, startTestServer, type TestServer } from './server.js';
+import { expect } from './expect.js';
 
 /**
  * The compliance-conductor CLI, run in process through `main(argv, io)` against the whole server (SQLite), with

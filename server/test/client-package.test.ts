@@ -5,13 +5,14 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { tarDirectory } from '../../client/src/node.js';
 import { nextAccount as nextRoleAccount } from './compliance.js';
 import { nextAccount as nextConductorAccount } from './conductor.js';
 import { DATABASE_TARGETS, openTestDatabase } from './databases.js';
 import { filesTar } from './fixtures/archives.js';
 import { ROOT_SECRET, startTestServer, type TestServer } from './server.js';
+import { expect } from './expect.js';
 
 /**
  * The client as its users get it: `npm pack` of the built package, installed from the tarball into a scratch

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, it } from '@jest/globals';
 import {
   addValidation,
   ApiError,
@@ -31,6 +31,7 @@ import { createEnvironment } from './compliance.js';
 import { compositionYaml, nextAccount, WEB_RESOURCES } from './conductor.js';
 import { describeEachDatabase } from './databases.js';
 import { ROOT_SECRET, useTestServer, type TestServer } from './server.js';
+import { expect } from './expect.js';
 
 const exec = promisify(execFile);
 

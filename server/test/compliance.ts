@@ -1,7 +1,8 @@
-import { expect } from 'vitest';
+
 import { resourceTypesOf } from '../src/domain/cloud/catalog.js';
 import { listingError } from '../src/domain/cloud/simulator/simulated-cloud.js';
 import type { TestServer } from './server.js';
+import { expect } from './expect.js';
 
 const ALL_TYPES = resourceTypesOf('provider_a').map((t) => t.type);
 // Deterministic: a test sees the same accounts, and so the same simulated inventory and drift, on every run.

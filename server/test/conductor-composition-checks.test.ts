@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from '@jest/globals';
 import { ManualClock } from '../src/domain/clock.js';
 import { SimulatedCloud } from '../src/domain/cloud/simulator/simulated-cloud.js';
 import type { CompositionValidator } from '../src/domain/conductor/composition.js';

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, it } from '@jest/globals';
 import { accountKey } from '../src/domain/cloud/simulator/simulated-cloud.js';
 import { newId } from '../src/domain/ids.js';
 import { KyselyDryRunRepository } from '../src/storage/repositories/conductor.js';
@@ -6,6 +6,7 @@ import { HOSTILE_ARCHIVES, filesTar } from './fixtures/archives.js';
 import { compositionTar, conductorClient, WEB_RESOURCES } from './conductor.js';
 import { describeEachDatabase } from './databases.js';
 import { abandonNextJob, useTestServer } from './server.js';
+import { expect } from './expect.js';
 
 describeEachDatabase(
   'conductor dry-runs',

@@ -1,10 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { describe, it } from '@jest/globals';
 import { listingError } from '../src/domain/cloud/simulator/simulated-cloud.js';
 import { newId } from '../src/domain/ids.js';
 import { HOSTILE_ARCHIVES, filesTar } from './fixtures/archives.js';
 import { compositionTar, conductorClient, nextAccount, WEB_RESOURCES } from './conductor.js';
 import { describeEachDatabase } from './databases.js';
 import { abandonNextJob, useTestServer } from './server.js';
+import { expect } from './expect.js';
 
 describeEachDatabase(
   'conductor accounts and processes',

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, it } from '@jest/globals';
 import { ManualClock } from '../src/domain/clock.js';
 import { RbacService } from '../src/domain/conductor/rbac.js';
 import { loadApiDocument, type ApiDocument } from '../src/http/apis.js';
@@ -13,6 +13,7 @@ import { KyselyRbacPolicyRepository } from '../src/storage/repositories/rbac-pol
 import { describeEachDatabase } from './databases.js';
 import { filesTar, HOSTILE_ARCHIVES } from './fixtures/archives.js';
 import { basic, useTestServer, type TestServer } from './server.js';
+import { expect } from './expect.js';
 
 const EXAMPLE_POLICY = readFileSync(join(PROJECT_ROOT, 'examples/conductor/policy/policy.yaml'), 'utf8');
 const policyTar = (text: string) => filesTar({ 'policy.yaml': text });

@@ -2,12 +2,13 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, it } from '@jest/globals';
 import type { Composition, CompositionResource } from '../src/domain/conductor/composition.js';
 import { PROJECT_ROOT } from '../src/paths.js';
 import { describeEachDatabase } from './databases.js';
 import { filesTar, HOSTILE_ARCHIVES } from './fixtures/archives.js';
 import { useTestServer, type TestServer } from './server.js';
+import { expect } from './expect.js';
 
 const EXAMPLE_RULES = readFileSync(join(PROJECT_ROOT, 'examples/conductor/validation/rules.yaml'), 'utf8');
 

@@ -1,7 +1,8 @@
 import { stringify } from 'yaml';
-import { expect } from 'vitest';
+
 import { filesTar } from './fixtures/archives.js';
 import type { TestServer } from './server.js';
+import { expect } from './expect.js';
 
 /** Helpers for the conductor's component tests: accounts and processes made through the API as root. */
 

@@ -1,7 +1,8 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, it } from '@jest/globals';
 import { MAX_FAILURES_PER_EMAIL, SIGN_IN_WINDOW_SECONDS } from '../src/domain/console/sessions.js';
 import { describeEachDatabase } from './databases.js';
 import { basic, useTestServer, type TestServer } from './server.js';
+import { expect } from './expect.js';
 
 const PASSWORD = 'correct horse battery staple';
 let userCounter = 0;

@@ -1,8 +1,9 @@
-import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, it, jest } from '@jest/globals';
 import { DatabaseOutage, FAULT_MARKER } from '../../contract-tests/statuses/faults.js';
 import { SESSION_COOKIE } from '../src/http/console/cookies.js';
 import { describeEachDatabase } from './databases.js';
 import { useTestServer, type TestServer } from './server.js';
+import { expect } from './expect.js';
 
 /**
  * When the credentials cannot be checked (the database is down), the caller gets the API's 500, not a 401 that
@@ -14,10 +15,10 @@ describeEachDatabase(
     const outage = new DatabaseOutage();
     const testServer = useTestServer(db, { databasePlugins: [outage] });
     let server: TestServer;
-    let logged: ReturnType<typeof vi.spyOn>;
+    let logged: ReturnType<typeof jest.spyOn>;
     beforeEach(() => {
       server = testServer();
-      logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+      logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
       outage.begin();
     });
     afterEach(() => {

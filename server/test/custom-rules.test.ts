@@ -1,8 +1,9 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, it } from '@jest/globals';
 import { newId } from '../src/domain/ids.js';
 import { createEnvironment as createEnvironmentThroughApi, nextAccount, runScan, type Body } from './compliance.js';
 import { describeEachDatabase } from './databases.js';
 import { useTestServer, type TestServer } from './server.js';
+import { expect } from './expect.js';
 
 const VERSIONING = 'resource.properties.versioning == "Enabled"';
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, beforeEach, describe } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe } from '@jest/globals';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../src/storage/database.js';
 
 /**

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, it } from '@jest/globals';
 import { buildCoverage, clearExercised, exercisedFile, missingStatuses, recordExercised } from '../../contract-tests/coverage.js';
 import { errorShapeProblem } from '../../contract-tests/property/checks.js';
 import { FaultInjector } from '../../contract-tests/statuses/faults.js';
@@ -9,6 +9,7 @@ import type { StatusContext } from '../../contract-tests/statuses/scenario.js';
 import { OPERATIONS, requiredStatuses, statusScenarios } from '../../contract-tests/statuses/table.js';
 import { describeEachDatabase } from './databases.js';
 import { useTestServer } from './server.js';
+import { expect } from './expect.js';
 
 /**
  * Every status each operation declares is provoked once per database against the whole server

@@ -1,7 +1,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, it } from 'vitest';
+import { expect, it } from '@jest/globals';
 import { ManualClock } from '../src/domain/clock.js';
 import { DEFAULT_ORGANIZATION } from '../src/domain/organizations/service.js';
 import { seedDemoData } from '../src/demo/seed.js';

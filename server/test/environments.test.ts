@@ -1,8 +1,9 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, it } from '@jest/globals';
 import { newId } from '../src/domain/ids.js';
 import { KyselyScanRepository } from '../src/storage/repositories/scans.js';
 import { describeEachDatabase } from './databases.js';
 import { basic, useTestServer, type TestServer } from './server.js';
+import { expect } from './expect.js';
 
 const ARN = 'arn:prova:iam::123456789012:role/compliance-scanner';
 const GOV_ARN = 'arn:prova-us-gov:iam::123456789012:role/compliance-scanner';

@@ -1,7 +1,8 @@
-import { beforeEach, expect, it } from 'vitest';
+import { beforeEach, it } from '@jest/globals';
 import { createEnvironment, runScan, type Body } from './compliance.js';
 import { describeEachDatabase } from './databases.js';
 import { basic, useTestServer, type TestServer } from './server.js';
+import { expect } from './expect.js';
 
 /** The compliance API's group policies ("Access control" in the spec) for API clients placed in groups. */
 describeEachDatabase('group policies of API clients', (db) => {

@@ -1,7 +1,8 @@
-import { beforeAll, beforeEach, expect, it } from 'vitest';
+import { beforeAll, beforeEach, it } from '@jest/globals';
 import { loadApiDocument } from '../src/http/apis.js';
 import { describeEachDatabase } from './databases.js';
 import { useTestServer, type TestServer } from './server.js';
+import { expect } from './expect.js';
 
 /**
  * product.md §7: one organization's credentials never see another's data — a record of another organization

@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, it } from '@jest/globals';
 import { flatten } from '../../contract-tests/property/arbitraries.js';
 import { clearExercised, recordExercised } from '../../contract-tests/coverage.js';
 import { answerProblem, missingOperations, propertySeed } from '../../contract-tests/property/checks.js';
@@ -8,6 +8,7 @@ import { baseValues, buildRequest, specOperations } from '../../contract-tests/p
 import { API_NAMES, loadApiDocument } from '../src/http/apis.js';
 import { describeEachDatabase } from './databases.js';
 import { useTestServer } from './server.js';
+import { expect } from './expect.js';
 
 /**
  * For every operation of the three APIs, requests the spec makes invalid (wrong types, values out
@@ -75,7 +76,7 @@ describeEachDatabase(
 );
 
 describe('negative requests: coverage', () => {
-  // Runs after the suites above (vitest runs a file's tests in order): each adds its operation once green.
+  // Runs after the suites above (jest runs a file's tests in order): each adds its operation once green.
   it('had a green negative run for every operation of every API', () => {
     const expected = API_NAMES.flatMap((api) => loadApiDocument(api).operations.map((op) => `${api}.${op.operationId}`));
     const missing = missingOperations(expected, covered);

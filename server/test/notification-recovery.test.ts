@@ -1,10 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, it } from '@jest/globals';
 import { SCAN_JOB } from '../src/domain/scans/service.js';
 import { createEnvironment, runScan } from './compliance.js';
 import { describeEachDatabase } from './databases.js';
 import { useTestServer, type TestServer } from './server.js';
+import { expect } from './expect.js';
 
 /**
  * A scan job that runs again after its scan was already recorded as successful (its process died right after)

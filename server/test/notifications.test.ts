@@ -2,12 +2,13 @@ import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, it } from '@jest/globals';
 import { newId } from '../src/domain/ids.js';
 import type { ServiceOptions } from '../src/services.js';
 import { nextAccount, runScan } from './compliance.js';
 import { describeEachDatabase } from './databases.js';
 import { useTestServer, type TestServer } from './server.js';
+import { expect } from './expect.js';
 
 const SECRET = 'webhook-secret-0123456789';
 

@@ -4,8 +4,9 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from '@jest/globals';
 import { PROJECT_ROOT } from '../src/paths.js';
+import { eventually } from './eventually.js';
 import { basic } from './server.js';
 
 /** What an operator does from a shell: the admin command and the server process itself. */
@@ -92,7 +93,7 @@ describe('operator', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
 
     child.kill('SIGTERM');
-    await expect.poll(output, { timeout: 5_000 }).toMatch(/SIGTERM received: draining/);
+    await eventually(() => expect(output()).toMatch(/SIGTERM received: draining/), { timeout: 5_000 });
     await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
 
     socket.write('\r\n');

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from '@jest/globals';
 import { GENERATED_DIR } from '../src/paths.js';
 import { describeEachDatabase } from './databases.js';
 import { basic, useTestServer, type TestServer } from './server.js';

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, it } from '@jest/globals';
 import { clearExercised, recordExercised } from '../../contract-tests/coverage.js';
 import { answerProblem, missingOperations, propertyRuns, propertySeed } from '../../contract-tests/property/checks.js';
 import { FIXTURES, type ApiFixture } from '../../contract-tests/property/fixtures.js';
@@ -8,6 +8,7 @@ import { SIGN_IN_WINDOW_SECONDS } from '../src/domain/console/sessions.js';
 import { API_NAMES, loadApiDocument, type ApiName } from '../src/http/apis.js';
 import { describeEachDatabase } from './databases.js';
 import { useTestServer, type TestServer } from './server.js';
+import { expect } from './expect.js';
 
 /**
  * Requests generated from the specs for every operation of the three APIs, properly
@@ -82,7 +83,7 @@ describe('property-based requests: coverage', () => {
     expect(missingOperations(expected, generated)).toEqual([]);
     expect(expected.length).toBeGreaterThan(60);
   });
-  // Runs after the suites above (vitest runs a file's tests in order): each adds its operation once green.
+  // Runs after the suites above (jest runs a file's tests in order): each adds its operation once green.
   it('had a green property run for every operation of every API', () => {
     const expected = API_NAMES.flatMap((api) => loadApiDocument(api).operations.map((op) => `${api}.${op.operationId}`));
     const missing = missingOperations(expected, covered);

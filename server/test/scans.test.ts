@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from '@jest/globals';
 import { newId } from '../src/domain/ids.js';
 import { resourceTypesOf } from '../src/domain/cloud/catalog.js';
 import { listingError } from '../src/domain/cloud/simulator/simulated-cloud.js';

@@ -1,6 +1,6 @@
 import type { KyselyPlugin } from 'kysely';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { afterAll, beforeAll, beforeEach } from '@jest/globals';
 import { ManualClock } from '../src/domain/clock.js';
 import { DEFAULT_ORGANIZATION } from '../src/domain/organizations/service.js';
 import { createApp, type AppOptions } from '../src/http/app.js';

@@ -2,10 +2,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { MOCK_DEMO_CLIENT } from '../src/demo/mock.js';
 import { PROJECT_ROOT } from '../src/paths.js';
 import { basic } from './server.js';
+import { expect } from './expect.js';
 
 /** The stateful mock (`MOCK_RESET=true`): the real server with demo data, and `POST /mock/reset`. */
 let child: ChildProcess;

@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, it } from '@jest/globals';
 import { clearExercised, recordExercised } from '../../contract-tests/coverage.js';
 import { declarationProblems, resourceName, runChain, stepOperations, type ChainContext } from '../../contract-tests/stateful/chain.js';
 import { StatefulClient } from '../../contract-tests/stateful/http.js';
@@ -8,6 +8,7 @@ import { processLifecycle, scanLifecycle } from '../../contract-tests/stateful/w
 import type { ApiName } from '../src/http/apis.js';
 import { describeEachDatabase } from './databases.js';
 import { useTestServer, type TestServer } from './server.js';
+import { expect } from './expect.js';
 
 /**
  * Stateful sequences. Per resource, create → get → update → list → delete, following ids and

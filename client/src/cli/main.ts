@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { parseArgs, types } from 'node:util';
 import { ApiError, createComplianceClient, createConductorClient, WaitTimeoutError } from '../index.js';
 import { CommandContext, type Api, type Command, type FlagSpec, type FlagValues } from './command.js';
 import { connectionFlags, resolveConnection } from './connection.js';
@@ -18,12 +18,14 @@ const NETWORK_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 
 /**
  * fetch rejects with a TypeError ("fetch failed") whose cause, sometimes nested, says why: a system error code
  * (ECONNREFUSED, ENOTFOUND, ...) or a message (e.g. "bad port"). Anything else is not a network failure.
+ * The errors are recognised by `isNativeError`, not `instanceof`: fetch may belong to another realm (a vm context
+ * such as a test runner's), whose TypeError is not this one.
  */
 function networkCause(error: unknown): string | undefined {
-  if (!(error instanceof TypeError)) return undefined;
+  if (!types.isNativeError(error) || error.name !== 'TypeError') return undefined;
   let cause: unknown = error.cause;
   let reason: string | undefined;
-  for (let depth = 0; depth < 3 && cause instanceof Error; depth += 1) {
+  for (let depth = 0; depth < 3 && types.isNativeError(cause); depth += 1) {
     const code = (cause as { code?: unknown }).code;
     if (typeof code === 'string' && (NETWORK_ERROR_CODES.has(code) || code.startsWith('UND_ERR') || code.startsWith('ERR_TLS') || code.includes('CERT'))) {
       return cause.message && !cause.message.includes(code) ? `${code} (${cause.message})` : cause.message || code;

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from '@jest/globals';
 import { inOneLayer } from './app.js';
 
 /** Handlers in one layer behave as Express runs them in separate layers: the same order, the same error path. */

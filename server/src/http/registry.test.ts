@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from '@jest/globals';
 import type { ApiDocument, OperationInfo } from './apis.js';
 import { bindOperations } from './registry.js';
 

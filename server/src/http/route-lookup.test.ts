@@ -1,9 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { loadApiDocument } from './apis.js';
 import { withPrecompiledRoutes } from './route-lookup.js';
+import { expect } from '../../test/expect.js';
 
 /**
  * The precompiled route matching must answer exactly as the validator's own matching does. Two apps over the

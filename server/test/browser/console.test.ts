@@ -2,10 +2,11 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CONSOLE_DIST } from '../../src/http/console-app.js';
 import { PROJECT_ROOT } from '../../src/paths.js';
 import { DATABASE_TARGETS, openTestDatabase, type TestDatabase } from '../databases.js';
+import { eventually } from '../eventually.js';
 import { basic, startTestServer, type TestServer } from '../server.js';
 
 /**
@@ -108,6 +109,19 @@ describeBrowser('the web console in chromium', () => {
   const banner = () => page.getByRole('alert');
   const button = (name: string) => page.getByRole('button', { name, exact: true });
 
+  /** A test body that, when a step fails, keeps what the browser showed (the quickest clue) beside the other screenshots. */
+  const capturingFailure =
+    <Args extends unknown[]>(body: (...args: Args) => Promise<void>) =>
+    async (...args: Args) => {
+      try {
+        await body(...args);
+      } catch (failure) {
+        const name = expect.getState().currentTestName ?? 'unnamed';
+        if (page) await screenshot(`failed-${name.replace(/[^A-Za-z0-9]+/g, '-').slice(-60)}`).catch(() => undefined);
+        throw failure;
+      }
+    };
+
   /** Waits for the one-time secret dialog and reads the pair out of it; the caller closes it. */
   const takeSecret = async (clientName: string) => {
     const dialog = page.getByRole('dialog', { name: `New secret for ${clientName}` });
@@ -140,10 +154,6 @@ describeBrowser('the web console in chromium', () => {
     });
   }, 180_000);
 
-  afterEach(async ({ task }) => {
-    // What the browser showed when a step failed is the quickest clue; keep it beside the other screenshots.
-    if (task.result?.state === 'fail' && page) await screenshot(`failed-${task.name.replace(/[^A-Za-z0-9]+/g, '-').slice(0, 60)}`).catch(() => undefined);
-  });
 
   afterAll(async () => {
     await browser?.close();
@@ -151,7 +161,7 @@ describeBrowser('the web console in chromium', () => {
     await db?.dispose();
   });
 
-  it('signs in, showing the API message for a wrong password', async () => {
+  it('signs in, showing the API message for a wrong password', capturingFailure(async () => {
     await page.goto(consoleUrl());
     await page.getByRole('heading', { name: 'Sign in to the console' }).waitFor();
     await screenshot('sign-in');
@@ -159,19 +169,19 @@ describeBrowser('the web console in chromium', () => {
     await page.getByLabel('Email address').fill(EMAIL);
     await page.getByLabel('Password').fill('not-the-password');
     await button('Sign in').click();
-    await expect.poll(() => banner().textContent()).toContain('Invalid email or password');
+    await eventually(async () => expect(await banner().textContent()).toContain('Invalid email or password'));
     await screenshot('sign-in-failed');
 
     await page.getByLabel('Password').fill(PASSWORD);
     await button('Sign in').click();
     await page.getByRole('heading', { name: 'API clients', level: 1 }).waitFor();
-    await expect.poll(() => banner().count()).toBe(0);
+    await eventually(async () => expect(await banner().count()).toBe(0));
     expect(await page.locator('.top-bar').textContent()).toContain('Casey Tester');
     await page.getByText('No API clients yet').waitFor();
     await screenshot('clients-empty');
-  });
+  }));
 
-  it('creates a client, generates a secret that works, and revokes it so the secret fails', async () => {
+  it('creates a client, generates a secret that works, and revokes it so the secret fails', capturingFailure(async () => {
     await page.getByLabel('Client name').fill('ci-pipeline');
     await button('Create client').click();
     await rowOf('ci-pipeline').getByText('Created', { exact: true }).waitFor();
@@ -203,9 +213,9 @@ describeBrowser('the web console in chromium', () => {
 
     expect(await environmentsWith(clientId, secret)).toBe(401);
     await screenshot('client-revoked');
-  });
+  }));
 
-  it('generates a new secret for a revoked client, and regenerates it only after confirmation', async () => {
+  it('generates a new secret for a revoked client, and regenerates it only after confirmation', capturingFailure(async () => {
     await button('Generate secret for ci-pipeline').click();
     const first = await takeSecret('ci-pipeline');
     expect(await environmentsWith(first.clientId, first.secret)).toBe(200);
@@ -225,9 +235,9 @@ describeBrowser('the web console in chromium', () => {
     await second.dialog.getByRole('button', { name: 'Done' }).click();
     expect(await environmentsWith(first.clientId, first.secret)).toBe(401);
     expect(await environmentsWith(second.clientId, second.secret)).toBe(200);
-  });
+  }));
 
-  it('shows the API message when a name is taken, and keeps the typed name', async () => {
+  it('shows the API message when a name is taken, and keeps the typed name', capturingFailure(async () => {
     await page.getByLabel('Client name').fill('CI-Pipeline');
     const [answer] = await Promise.all([
       page.waitForResponse((response) => response.request().method() === 'POST' && new URL(response.url()).pathname === '/console/api/api-clients'),
@@ -235,16 +245,16 @@ describeBrowser('the web console in chromium', () => {
     ]);
     expect(answer.status()).toBe(409);
     const { message } = (await answer.json()) as { message: string };
-    await expect.poll(() => banner().textContent()).toContain(message);
+    await eventually(async () => expect(await banner().textContent()).toContain(message));
     expect(await banner().textContent()).toContain('409');
     expect(await page.getByLabel('Client name').inputValue()).toBe('CI-Pipeline');
     await screenshot('error-banner');
     await banner().getByRole('button', { name: 'Dismiss' }).click();
-    await expect.poll(() => banner().count()).toBe(0);
+    await eventually(async () => expect(await banner().count()).toBe(0));
     await page.getByLabel('Client name').fill('');
-  });
+  }));
 
-  it('deletes a client only after confirmation, and its secret stops working', async () => {
+  it('deletes a client only after confirmation, and its secret stops working', capturingFailure(async () => {
     const clientId = (await rowOf('ci-pipeline').locator('code').textContent())!;
     await button('Delete ci-pipeline').click();
     const confirm = page.getByRole('alertdialog', { name: 'Delete ci-pipeline?' });
@@ -261,7 +271,7 @@ describeBrowser('the web console in chromium', () => {
     const gone = await fetch(`${server.baseUrl}/console/api/api-clients/${clientId}`);
     expect(gone.status).toBe(401); // no cookie outside the browser: the API itself refuses
     expect((await page.request.get(`${server.baseUrl}/console/api/api-clients/${clientId}`)).status()).toBe(404);
-  });
+  }));
 
   describe('with 25 clients', () => {
     const rows: Row[] = [];
@@ -306,7 +316,7 @@ describeBrowser('the web console in chromium', () => {
       await page.getByText('Showing 1–10 of 25').waitFor();
     });
 
-    it('sorts by name ascending by default and pages through them ten at a time', async () => {
+    it('sorts by name ascending by default and pages through them ten at a time', capturingFailure(async () => {
       const byName = expectedOrder(rows, 'name', 'asc');
       expect(await page.locator('th[aria-sort]').allTextContents()).toEqual([expect.stringContaining('Client Name')]);
       expect(await page.locator('th[aria-sort]').getAttribute('aria-sort')).toBe('ascending');
@@ -327,9 +337,9 @@ describeBrowser('the web console in chromium', () => {
       await button('Previous page').click();
       await page.getByText('Showing 11–20 of 25').waitFor();
       expect(await rowNames()).toEqual(byName.slice(10, 20));
-    });
+    }));
 
-    it('offers page sizes 10, 20, 50 and 100', async () => {
+    it('offers page sizes 10, 20, 50 and 100', capturingFailure(async () => {
       const byName = expectedOrder(rows, 'name', 'asc');
       const select = page.getByLabel('Rows per page');
       expect(await select.locator('option').allTextContents()).toEqual(['10', '20', '50', '100']);
@@ -353,7 +363,7 @@ describeBrowser('the web console in chromium', () => {
       await select.selectOption('10');
       await page.getByText('Showing 1–10 of 25').waitFor();
       expect(await rowNames()).toEqual(byName.slice(0, 10));
-    });
+    }));
 
     it.each([
       ['name', 'desc'],
@@ -364,7 +374,7 @@ describeBrowser('the web console in chromium', () => {
       ['last_activity', 'asc'],
       ['last_activity', 'desc'],
       ['name', 'asc'],
-    ] as const)('sorts by %s %s', async (column, direction) => {
+    ] as const)('sorts by %s %s', capturingFailure(async (column, direction) => {
       await showAll();
       const header = page.locator('thead th').filter({ has: button(sortButton[column]) });
       const wanted = direction === 'asc' ? 'ascending' : 'descending';
@@ -373,16 +383,16 @@ describeBrowser('the web console in chromium', () => {
       const steps = current === wanted ? [] : current === null && direction === 'desc' ? ['ascending', 'descending'] : [wanted];
       for (const step of steps) {
         await button(sortButton[column]).click();
-        await expect.poll(() => header.getAttribute('aria-sort')).toBe(step);
+        await eventually(async () => expect(await header.getAttribute('aria-sort')).toBe(step));
       }
       expect(await header.getAttribute('aria-sort')).toBe(wanted);
       const order = expectedOrder(rows, column, direction);
-      await expect.poll(rowNames, { timeout: 5_000 }).toEqual(order);
+      await eventually(async () => expect(await rowNames()).toEqual(order), { timeout: 5_000 });
       expect(await page.locator('th[aria-sort]').count()).toBe(1);
       await screenshot(`clients-sorted-${column}-${direction}`);
-    });
+    }));
 
-    it('keeps the sort while paging, and across a reload', async () => {
+    it('keeps the sort while paging, and across a reload', capturingFailure(async () => {
       await button('Last Activity').click();
       await button('Last Activity').click();
       await page.getByLabel('Rows per page').selectOption('10');
@@ -394,9 +404,9 @@ describeBrowser('the web console in chromium', () => {
       await page.getByText('Showing 11–20 of 25').waitFor();
       expect(await rowNames()).toEqual(order.slice(10, 20));
       expect(await page.locator('thead th[aria-sort="descending"]').textContent()).toContain('Last Activity');
-    });
+    }));
 
-    it('still makes changes after a reload (the CSRF token is fetched again) and shows each status', async () => {
+    it('still makes changes after a reload (the CSRF token is fetched again) and shows each status', capturingFailure(async () => {
       await showAll();
       expect(await rowOf('apollo').getByText('Created', { exact: true }).count()).toBe(1);
       expect(await rowOf(REVOKED).getByText('Secret Revoked', { exact: true }).count()).toBe(1);
@@ -409,10 +419,10 @@ describeBrowser('the web console in chromium', () => {
       await button('Revoke secret of Yutu').click();
       await page.getByRole('alertdialog').getByRole('button', { name: 'Revoke secret' }).click();
       await rowOf('Yutu').getByText('Secret Revoked', { exact: true }).waitFor();
-    });
+    }));
   });
 
-  it('signs out, and a reload stays signed out', async () => {
+  it('signs out, and a reload stays signed out', capturingFailure(async () => {
     await button('Sign out').click();
     await page.getByRole('heading', { name: 'Sign in to the console' }).waitFor();
     await page.getByText('You are signed out.').waitFor();
@@ -420,5 +430,5 @@ describeBrowser('the web console in chromium', () => {
     await page.getByRole('heading', { name: 'Sign in to the console' }).waitFor();
     await screenshot('signed-out');
     expect(pageErrors).toEqual([]);
-  });
+  }));
 });

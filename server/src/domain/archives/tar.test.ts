@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from '@jest/globals';
 import { HOSTILE_ARCHIVES, filesTar, tarOf } from '../../../test/fixtures/archives.js';
 import { AppError } from '../errors.js';
 import { readArchive, requireFile } from './tar.js';

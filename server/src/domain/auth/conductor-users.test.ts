@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, it } from 'vitest';
+import { expect, it } from '@jest/globals';
 import { describeEachDatabase } from '../../../test/databases.js';
 import { KyselyConductorUserRepository } from '../../storage/repositories/conductor-users.js';
 import { ManualClock } from '../clock.js';

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from '@jest/globals';
 import { RecentlyRead } from './recently-read.js';
 
 function cache(maxEntries = 100) {

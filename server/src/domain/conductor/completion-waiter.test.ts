@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from '@jest/globals';
 import { CompletionWaiter } from './completion-waiter.js';
 
 describe('waiting for dry-runs to finish', () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from '@jest/globals';
 import { PROJECT_ROOT } from '../../paths.js';
 import { parseComposition, providerProblems } from './composition-file.js';
 

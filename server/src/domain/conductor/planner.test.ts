@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from '@jest/globals';
 import type { ResourceDocument } from '../rules/engine.js';
 import { differences, initialResources, planKill, planReconcile, recompose, sameValue, toPlannedOperations, type Observed } from './planner.js';
 import type { ProcessResource } from './types.js';

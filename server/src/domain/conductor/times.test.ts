@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, it } from '@jest/globals';
 import { AppError } from '../errors.js';
 import { parseQueryTime, queryWindow } from './times.js';
+import { expect } from '../../../test/expect.js';
 
 describe('conductor query times (mm/dd/YYYY HH:MM, UTC)', () => {
   it('reads a time as the first second of its minute, in UTC', () => {

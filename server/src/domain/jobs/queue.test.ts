@@ -1,4 +1,4 @@
-import { expect, it } from 'vitest';
+import { expect, it } from '@jest/globals';
 import { describeEachDatabase } from '../../../test/databases.js';
 import { KyselyJobRepository } from '../../storage/repositories/jobs.js';
 import { ManualClock } from '../clock.js';

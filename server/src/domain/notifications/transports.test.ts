@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from '@jest/globals';
 import { NO_SMTP_SERVER, SmtpEmailSender, webhookSignature } from './transports.js';
 
 describe('notification transports', () => {

@@ -18,6 +18,12 @@ export interface ResourceModel {
 
 type Context = { name: string; region: string | null };
 type Properties = Record<string, unknown>;
+
+/**
+ * A deep copy of a JSON document. Not `structuredClone`: its copies belong to the realm that defined it, which in a
+ * vm context (a test runner's) is not the caller's, and the rule engine takes only this realm's plain objects.
+ */
+const copyDocument = <T>(document: T): T => JSON.parse(JSON.stringify(document)) as T;
 type Change<P> = (rng: Random, draft: P) => void;
 
 interface ModelSpec<P extends Properties> {
@@ -54,7 +60,7 @@ function defineModel<P extends Properties>(spec: ModelSpec<P>): ResourceModel {
       return properties;
     },
     drift(rng, properties) {
-      const draft = structuredClone(properties) as P;
+      const draft = copyDocument(properties) as P;
       const [first, second] = rng.chance(BREAKING_DRIFT_SHARE) ? [spec.breaks, spec.tweaks] : [spec.tweaks, spec.breaks];
       if (applySome(rng, draft, first, 1) === 0 && applySome(rng, draft, second, 1) === 0) {
         throw new Error(`no drift change applies to this ${spec.type}`);
@@ -213,7 +219,7 @@ const iamPolicy = defineModel({
   compliant: (rng) => ({
     default_version: `v${rng.int(1, 6)}`,
     attachment_count: rng.int(0, 12),
-    statements: rng.sample(SCOPED_STATEMENTS, rng.int(1, 3)).map((s) => structuredClone(s) as PolicyStatement),
+    statements: rng.sample(SCOPED_STATEMENTS, rng.int(1, 3)).map((s) => copyDocument(s)),
   }),
   breaks: [
     (rng, policy) => addCapped(policy.statements, { effect: 'Allow', actions: ['*'], resources: ['*'] }, 5),

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, it } from '@jest/globals';
 import { isSupportedType, resourceTypesOf, type ResourceTypeInfo } from '../../cloud/catalog.js';
 import { familiesOf, regionsOf, type Provider } from '../../cloud/providers.js';
 import { Random } from '../../cloud/random.js';
@@ -6,6 +6,7 @@ import { RESOURCE_MODELS, type ResourceModel } from '../../cloud/simulator/model
 import { compileRule, type CompiledRule, type ResourceDocument } from '../engine.js';
 import { CONTROLS } from './controls.js';
 import { BUILTIN_RULES, type BuiltinRule } from './rules.js';
+import { expect } from '../../../../test/expect.js';
 
 const SAMPLE_SIZE = 300;
 const MAX_DOCUMENT_BYTES = 2048;
@@ -51,6 +52,15 @@ const compiledRule = (rule: BuiltinRule): CompiledRule => {
 const rulesOfType = (type: string): BuiltinRule[] => BUILTIN_RULES.filter((rule) => rule.resourceTypes.includes(type));
 const typesWithRules = CATALOG.filter(({ info }) => rulesOfType(info.type).length > 0);
 
+/**
+ * An object literal's kind, of any realm: the documents are built partly by `structuredClone`, which (under jest) is
+ * the host's and so gives objects another realm's Object.prototype than the test's.
+ */
+function isPlainObject(value: object): boolean {
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return typeof prototype === 'object' && prototype !== null && Object.getPrototypeOf(prototype) === null && Object.prototype.toString.call(value) === '[object Object]';
+}
+
 /** Every value is plain JSON and no list is longer than the limit; returns the paths that are not. */
 function problemsIn(value: unknown, path = 'properties'): string[] {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return [];
@@ -59,7 +69,7 @@ function problemsIn(value: unknown, path = 'properties'): string[] {
     const own = value.length > MAX_LIST_ENTRIES ? [`${path} has ${value.length} entries`] : [];
     return [...own, ...value.flatMap((item, i) => problemsIn(item, `${path}[${i}]`))];
   }
-  if (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+  if (typeof value === 'object' && isPlainObject(value)) {
     return Object.entries(value).flatMap(([key, item]) => problemsIn(item, `${path}.${key}`));
   }
   return [`${path} is not JSON (${typeof value})`];
