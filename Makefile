@@ -4,7 +4,7 @@ SHELL := /bin/bash
 NPM_STAMP := node_modules/.install-stamp
 export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
 
-.PHONY: help deps lint generate check-generated build run test test-unit contract mock mock-reset bench clean
+.PHONY: help deps lint generate check-generated build run test test-unit test-faults contract mock mock-reset bench clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-16s %s\n", $$1, $$2}'
@@ -28,10 +28,21 @@ generate: deps ## Bundle the specs, convert them to OpenAPI 3 and generate TypeS
 check-generated: deps ## Fail when generated/ is stale against specs/
 	tsx scripts/check-generated.ts
 
-build: deps ## Compile the server into dist/ and build the web console into console/dist/
+# Each part is rebuilt only when a file it is built from changed, so `make run` after `make run` starts at once.
+SERVER_SOURCES := $(shell find server/src generated -type f) tsconfig.json tsconfig.build.json
+CONSOLE_SOURCES := $(shell find console/src client/src -type f) console/index.html console/vite.config.ts console/package.json
+SERVER_BUILD := dist/.built
+CONSOLE_BUILD := console/dist/index.html
+
+$(SERVER_BUILD): $(NPM_STAMP) $(SERVER_SOURCES)
 	rm -rf dist
 	tsc -p tsconfig.build.json
+	@touch $@
+
+$(CONSOLE_BUILD): $(NPM_STAMP) $(CONSOLE_SOURCES)
 	npm run build --silent -w console
+
+build: $(SERVER_BUILD) $(CONSOLE_BUILD) ## Compile the server into dist/ and build the web console into console/dist/ (what changed)
 
 run: build ## Start the server (SQLite under ./data, demo data; see README for the variables)
 	DEMO_DATA=$${DEMO_DATA:-true} node dist/server/src/main.js
@@ -40,6 +51,9 @@ test-unit: deps ## Unit and component tests on jest (SQLite, and PostgreSQL when
 	@# What the suites exercise feeds the spec coverage of `make contract`; start from nothing so no earlier run counts.
 	rm -rf reports/exercised $(if $(COVERAGE),coverage)
 	npm run --silent test:unit -- $(if $(COVERAGE),--coverage)
+
+test-faults: deps ## Kill the server with SIGKILL during each kind of background work and check what survives (FAULT_RUNS, FAULT_SEED)
+	FAULT_MATRIX=1 npm run --silent test:unit -- server/test/fault-matrix.test.ts
 
 contract: build ## Dredd against the real server and against Prism mocks of each spec; spec coverage in reports/
 	tsx contract-tests/run.ts
@@ -53,9 +67,10 @@ mock: build ## Prism mocks of each spec (:4010-:4012) and the stateful mock: the
 mock-reset: ## Reset the stateful mock (make mock) to the seeded demo state
 	@curl -fsS -X POST http://127.0.0.1:$${MOCK_PORT_STATEFUL:-4000}/mock/reset && echo
 
-bench: build ## Benchmarks: HTTP load against bare Express, and a 100 000-resource scan
+bench: build ## Benchmarks: HTTP load against bare Express, a 100 000-resource scan, /healthz during a 150 000-resource scan
 	tsx bench/http.ts
 	tsx bench/scan.ts
+	tsx bench/event-loop.ts
 
 clean: ## Remove build output and local data
 	rm -rf dist console/dist data reports

@@ -8,6 +8,8 @@ export default {
   testEnvironment: 'node',
   roots: ['<rootDir>/server', '<rootDir>/scripts'],
   testMatch: ['**/*.test.ts'],
+  // The fault matrix restarts real servers hundreds of times (minutes per store): `make test-faults` runs it alone.
+  testPathIgnorePatterns: process.env.FAULT_MATRIX === '1' ? ['/node_modules/'] : ['/node_modules/', '/server/test/fault-matrix\\.test\\.ts$'],
   extensionsToTreatAsEsm: ['.ts'],
   // Sources import each other as `./module.js` (NodeNext); here that is the `.ts` file beside it.
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },

@@ -83,6 +83,7 @@ async function measure(label: string, size: number, account: string): Promise<Ro
     const rulesP99 = await latencies((i) => `/compliance_by_rules?max_items=20&offset=${(i * 20) % 200}`);
     const typesP99 = await latencies((i) => `/compliance_by_resource_types?max_items=10&offset=${(i * 10) % 30}`);
     await new Promise((resolve) => server.close(resolve));
+    await services.evaluation.close();
     return { label, resources: finished.summary!.total, seconds, peakRssMiB: peak / MiB, rulesP99, typesP99 };
   } finally {
     await database.close();

@@ -5,7 +5,8 @@ import { API_NAMES, ROOT } from './pipeline.js';
 
 /**
  * The house rules of specs/README.md that no off-the-shelf lint rule checks, applied to every generated Swagger
- * 2.0 bundle: bounded parameters, examples for Dredd, every error status listed, operationIds unique across APIs.
+ * 2.0 bundle: bounded parameters and body numbers, examples for Dredd, every error status listed, operationIds
+ * unique across APIs.
  */
 type Node = Record<string, any>;
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
@@ -29,10 +30,30 @@ function parameterProblems(param: Node): string[] {
   if (schema.type === 'string' && !schema.enum && !schema.format && schema.maxLength === undefined && !schema.pattern) {
     problems.push(`string parameter ${param.name} has no enum, format, pattern or maxLength`);
   }
-  if ((schema.type === 'integer' || schema.type === 'number') && !schema.enum && (schema.minimum === undefined || (schema.maximum === undefined && !param.description))) {
-    problems.push(`numeric parameter ${param.name} needs a minimum (and a maximum, or a description saying why none)`);
+  if ((schema.type === 'integer' || schema.type === 'number') && !schema.enum && (schema.minimum === undefined || schema.maximum === undefined)) {
+    problems.push(`numeric parameter ${param.name} needs a minimum and a maximum`);
   }
   if (param.required && param.in !== 'body' && param['x-example'] === undefined) problems.push(`required parameter ${param.name} has no x-example`);
+  return problems;
+}
+
+/**
+ * Every number a request body carries is bounded: past 2^53 a JSON number loses precision and past 2^63 PostgreSQL's
+ * bigint overflows, so an unbounded one is a 500 waiting to happen. Walks the body schema through $refs, properties,
+ * items, additionalProperties and the alternatives.
+ */
+function bodyNumberProblems(doc: Node, schema: Node, where: string, seen = new Set<Node>()): string[] {
+  const node = resolve(doc, schema);
+  if (!node || typeof node !== 'object' || seen.has(node)) return [];
+  seen.add(node);
+  const problems: string[] = [];
+  if ((node.type === 'integer' || node.type === 'number') && !node.enum && (node.minimum === undefined || node.maximum === undefined)) {
+    problems.push(`numeric body field ${where} needs a minimum and a maximum`);
+  }
+  for (const [name, property] of Object.entries((node.properties ?? {}) as Node)) problems.push(...bodyNumberProblems(doc, property, `${where}.${name}`, seen));
+  if (node.items) problems.push(...bodyNumberProblems(doc, node.items, `${where}[]`, seen));
+  if (typeof node.additionalProperties === 'object') problems.push(...bodyNumberProblems(doc, node.additionalProperties, `${where}.*`, seen));
+  for (const key of ['x-oneOf', 'allOf']) for (const branch of node[key] ?? []) problems.push(...bodyNumberProblems(doc, branch, where, seen));
   return problems;
 }
 
@@ -63,6 +84,7 @@ for (const api of API_NAMES) {
       }
       const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p: Node) => resolve(doc, p));
       for (const param of params) problems.push(...parameterProblems(param));
+      for (const param of params.filter((p: Node) => p.in === 'body' && p.schema)) problems.push(...bodyNumberProblems(doc, param.schema, 'body'));
       for (const problem of problems) console.error(`${where}: ${problem}`);
       failures += problems.length;
     }

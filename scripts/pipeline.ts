@@ -33,22 +33,29 @@ type Operations = Record<string, Record<string, { parameters?: Array<{ in?: stri
 async function toOpenApi3(swagger: unknown): Promise<Record<string, unknown>> {
   const { openapi } = await converter.convertObj(swagger as object, { patch: true, warnOnly: false, resolve: false });
   keepOptionalBodies(swagger as { paths: Operations }, openapi as { paths: Operations });
-  allowReservedWhereMarked(openapi as { paths: Operations });
+  allowReservedInQueries(openapi as { paths: Operations });
   return openapi as Record<string, unknown>;
 }
 
 /**
- * Swagger 2.0 cannot say that a query value may hold reserved characters unencoded (`region=*`), and OpenAPI 3's
- * default (`allowReserved: false`) makes the validator refuse them: a query parameter marked
- * `x-allow-reserved: true` in the spec gets `allowReserved: true`.
+ * Query strings arrive as clients write them: `urlencode` in Python, `URLSearchParams` and HTML forms send `+` for a
+ * space, and curl with a literal URL sends `/`, `:`, `@`, `[`… unencoded. OpenAPI 3's default (`allowReserved:
+ * false`) makes the validator refuse any reserved character left unencoded, `+` included, before the value is even
+ * looked at, and Swagger 2.0 cannot say otherwise. So every query parameter gets `allowReserved: true`: the server
+ * decodes the query string as application/x-www-form-urlencoded (Express's query parser) and the declared
+ * patterns, enums and bounds judge the decoded values.
  */
-function allowReservedWhereMarked(openapi: { paths: Operations }): void {
-  for (const item of Object.values(openapi.paths)) {
-    for (const op of Object.values(item)) {
-      for (const parameter of (op?.parameters ?? []) as Array<Record<string, unknown>>) {
-        if (parameter.in === 'query' && parameter['x-allow-reserved'] === true) parameter.allowReserved = true;
-      }
+function allowReservedInQueries(openapi: { paths: Operations; components?: { parameters?: Record<string, unknown> } }): void {
+  // Shared parameters (`$ref: '#/components/parameters/…'`), those of a path item, and those of each operation.
+  const parameters: unknown[] = Object.values(openapi.components?.parameters ?? {});
+  for (const item of Object.values(openapi.paths) as Array<Record<string, unknown>>) {
+    for (const value of [item, ...Object.values(item)]) {
+      const list = (value as { parameters?: unknown } | null)?.parameters;
+      if (Array.isArray(list)) parameters.push(...list);
     }
+  }
+  for (const parameter of parameters as Array<Record<string, unknown>>) {
+    if (parameter.in === 'query') parameter.allowReserved = true;
   }
 }
 

@@ -379,6 +379,8 @@ export class ServerFixtures {
       },
       signIn: async (request) => {
         request.json = { ...this.access.consoleAdmin };
+        // As a browser without a session: signing in ends the session its cookie names, the one the others use.
+        request.headers = {};
       },
       signOut: async (request) => {
         // A session of its own: signing out must not end the one the other requests use.

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-import { MAX_FAILURES_PER_EMAIL } from '../../server/src/domain/console/sessions.js';
+import { MAX_FAILURES_PER_ADDRESS_AND_EMAIL } from '../../server/src/domain/console/sessions.js';
 import type { TestServer } from '../../server/test/server.js';
 import { must, send, type Call, type OperationStatuses, type StatusContext } from './scenario.js';
 import { expect } from '../../server/test/expect.js';
@@ -94,7 +94,7 @@ export const CONSOLE_OPERATIONS: OperationStatuses[] = [
         run: async (ctx) => {
           const email = await newUser(ctx);
           // At once: each failure costs a password hash, and the limit counts them whatever their order.
-          const failures = await Promise.all(Array.from({ length: MAX_FAILURES_PER_EMAIL }, () => send(ctx, signInCall(email, 'not the password at all'))));
+          const failures = await Promise.all(Array.from({ length: MAX_FAILURES_PER_ADDRESS_AND_EMAIL }, () => send(ctx, signInCall(email, 'not the password at all'))));
           expect(failures.map((failure) => failure.status)).toEqual(failures.map(() => 401));
           return send(ctx, signInCall(email));
         },

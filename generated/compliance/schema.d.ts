@@ -62,8 +62,9 @@ export interface paths {
          * Update an environment
          * @description Changes the fields sent; absent fields are unchanged. Also sets or clears the baseline (`baseline_id`, which
          *     turns drift detection on or off) and switches remediation. See `UpdateEnvironmentInput` for the rules: the
-         *     region list is replaced as a whole; environments created with the deprecated `region` cannot change region;
-         *     standard and government regions cannot be swapped; `scan_interval` is at least 600 seconds and its change
+         *     region list is replaced as a whole; only environments created after 28 April 2020 that show `regions` can
+         *     change regions (one created with the deprecated `region`, or earlier, cannot); standard and government
+         *     regions cannot be swapped; `scan_interval` is at least 600 seconds and its change
          *     reschedules the next scan at once (next scan = max(end of last scan, this change) + interval).
          */
         patch: operations["updateEnvironment"];
@@ -254,7 +255,8 @@ export interface paths {
          *     webhook_secret>`. Failed deliveries are retried with exponential backoff (up to 5 attempts); the outcome shows in
          *     `last_error` and `last_delivery_at`, and every attempt in `GET /notifications/{notification_id}/deliveries`. At
          *     least one of `emails` or `webhook_url` is required. An environment id that does not name an environment of the
-         *     organization is a 400 naming the id.
+         *     organization is a 400 naming the id. A `webhook_url` on a loopback, private or link-local IP address is a 400
+         *     unless the server runs with `WEBHOOK_ALLOW_PRIVATE=true`.
          */
         post: operations["createNotification"];
         delete?: never;
@@ -414,6 +416,12 @@ export interface paths {
          *     caller's organization: an unknown scan is a 404, a scan that did not succeed a 400. A resource type the scan's
          *     provider does not support is a 400. Every resource of the type is evaluated and counts in `result` and
          *     `resource_count`; `resources` lists the first 1000 by resource id (`is_truncated` tells whether more exist).
+         *
+         *     Regular expressions (`matches`) follow RE2 syntax and run in time linear in the text, as CEL specifies: a
+         *     constant pattern RE2 does not accept (backreferences, lookaround) is a 400 at its position. Each evaluation has
+         *     a budget of work (characters scanned or built by `matches`, `split` and `join`) and of time (250 ms); a rule
+         *     over it on any resource is a 400 `rule_text: the rule exceeded its evaluation budget …`, and in a scan its
+         *     result for that resource is `ERROR`.
          */
         post: operations["testCustomRule"];
         delete?: never;
@@ -564,8 +572,10 @@ export interface paths {
         };
         /**
          * Get the API description
-         * @description Returns this API's description: the bundled Swagger 2.0 (OpenAPI 2.0) document as YAML, from which clients can
-         *     be generated. No authentication. An unknown query parameter is a 400.
+         * @description Returns this API's description, the bundled Swagger 2.0 (OpenAPI 2.0) document from which clients can be
+         *     generated: as YAML (`application/yaml`, byte for byte the published bundle) unless the request's `Accept`
+         *     header prefers `application/json`, which answers the same document as a JSON object. No authentication. An
+         *     unknown query parameter is a 400.
          */
         get: operations["getSwagger"];
         put?: never;
@@ -692,7 +702,7 @@ export interface components {
              * @enum {integer}
              */
             code: 400;
-            /** @description Human-readable detail; names the offending field or parameter and the rule it broke. */
+            /** @description Human-readable detail: every problem the request validation found (at most 100, then `and N more problems`), each as `field: rule`, separated by `; `. A rule checked after validation (e.g. a baseline that is not a SUCCESS scan) is reported alone. */
             message: string;
             /**
              * @description Kind of error.
@@ -901,14 +911,20 @@ export interface components {
          * @description A new environment. Validation (each failure is a 400 naming the field):
          *     - `provider` and the single key of `provider_options` must agree.
          *     - `provider_a` / `provider_a_gov` need `role_arn` (partition `prova` resp. `prova-us-gov`) and either `regions`
-         *       (preferred) or the deprecated `region`; regions must belong to the provider (government regions only for
-         *       `provider_a_gov`), or be `*` alone. `provider_b` needs `subscription_id`.
+         *       (preferred) or the deprecated `region` (one region, or `*`); regions must belong to the provider (government
+         *       regions only for `provider_a_gov`), or be `*` alone. `provider_b` needs `subscription_id`.
          *     - `compliance_families` must be valid for the provider; resource types must be supported by the provider.
          *     - `scan_interval` is at least 600 seconds.
-         *     `baseline_id`, `remediation` and `drift` cannot be set on create: set a baseline with
-         *     `PATCH /environments/{environment_id}` once a scan has succeeded. Creating an environment does not start a scan;
-         *     with the schedule on, the first scheduled scan starts `scan_interval` seconds after creation (start one at once
-         *     with `POST /scans`).
+         *     - The baseline fields of seed section 2.2 are accepted with the state a new environment can have: it has no
+         *       scans yet, so `baseline_id` can only be `null` or `""` (no baseline; a scan id is a 400 saying why), and
+         *       `drift`, which is on exactly while a baseline is set, can only be `false`. Set a baseline with
+         *       `PATCH /environments/{environment_id}` once a scan has succeeded. `remediation` (`provider_a` /
+         *       `provider_a_gov` only) may be `true` at once, as a PATCH may turn it on in any state; it acts only while a
+         *       baseline is set.
+         *     - `id`, `tenant_id` and the other fields the server fills in (see `Environment`) are not accepted: a 400 naming
+         *       the field.
+         *     Creating an environment does not start a scan; with the schedule on, the first scheduled scan starts
+         *     `scan_interval` seconds after creation (start one at once with `POST /scans`).
          * @example {
          *       "name": "production-us",
          *       "provider": "provider_a",
@@ -939,10 +955,21 @@ export interface components {
          */
         CreateEnvironmentInput: {
             /**
+             * @description `null` or `""`: no baseline, the default and the only state of a new environment. Any scan id is a 400: a
+             *     new environment has no scans yet. Set the baseline with `PATCH /environments/{environment_id}` once a scan
+             *     of the environment has succeeded.
+             */
+            baseline_id?: string | null;
+            /**
              * @description Compliance families to evaluate (valid for the provider, see `ComplianceFamily`). Default `[]`, which scans evaluate as every family of the provider.
              * @default []
              */
             compliance_families?: components["schemas"]["ComplianceFamily"][];
+            /**
+             * @description Read-only in effect: drift detection is on exactly while a baseline is set, so a new environment has it off.
+             *     `false` is accepted; `true` is a 400 saying to set a baseline instead.
+             */
+            drift?: boolean;
             /** @description Name of the environment. */
             name: string;
             provider: components["schemas"]["Provider"];
@@ -950,7 +977,12 @@ export interface components {
             /** @description Resource types the service may correct once remediation is turned on. Default `[]`. */
             remediate_resource_types?: components["schemas"]["ResourceType"][];
             /**
-             * @description Seconds between scheduled scans, at least 600, default 86400, no maximum; an integer or a string of digits; always answered as an integer.
+             * @description Baseline enforcement, `provider_a` and `provider_a_gov` only (400 for `provider_b`). Default `false`. `true`
+             *     turns it on at once; it acts only while a baseline is set, so nothing is corrected before one is.
+             */
+            remediation?: boolean;
+            /**
+             * @description Seconds between scheduled scans, at least 600, default 86400, at most 2^53 - 1 (9007199254740991); an integer or a string of digits; always answered as an integer.
              * @default 86400
              */
             scan_interval?: number | string;
@@ -965,7 +997,7 @@ export interface components {
              *     all resource groups, including ones created later.
              */
             survey_resource_groups?: string[];
-            /** @description Resource types to scan. Default every type the provider supports in the environment's regions. */
+            /** @description Resource types to scan. Default every type the provider supports (`resource_types` of `GET /metadata/{provider}/resource_types?region=*`), not only the `recommended_types`. */
             survey_resource_types?: components["schemas"]["ResourceType"][];
         };
         /**
@@ -1054,7 +1086,7 @@ export interface components {
             webhook_secret?: string;
             /**
              * Format: uri
-             * @description URL that receives a signed HTTP POST per delivery.
+             * @description URL that receives a signed HTTP POST per delivery. A URL whose host is a loopback, private or link-local IP address (IPv4 `127.0.0.0/8`, `10.0.0.0/8`, `172.16.0.0/12`, `192.168.0.0/16`, `169.254.0.0/16`, `100.64.0.0/10`, `0.0.0.0/8`; IPv6 `::1`, `::`, `fc00::/7`, `fe80::/10`, `fec0::/10`; and the IPv4-mapped IPv6 form of any of these) is refused with a 400 saying why, unless the server runs with `WEBHOOK_ALLOW_PRIVATE=true` (for local use). A host name is checked at each delivery against every address it resolves to, and the delivery connects only to an address that passed; one that resolves to such addresses only fails the delivery.
              */
             webhook_url?: string;
         };
@@ -1502,9 +1534,13 @@ export interface components {
          *     every event of the scan whose kind is in `events` (each as `GET /events` shows it, in the order the scan recorded
          *     them), with the headers `X-Signature-256: sha256=<hex HMAC-SHA256 of the raw body keyed with webhook_secret>` and
          *     `X-Delivery-Id: <uuid>`, the same on every attempt of one delivery so that a receiver can drop repeats. It fails
-         *     on a network error, after 10 seconds without an answer, or on a non-2xx answer. The email's subject names the
-         *     event kinds and the environment (`[compliance] DRIFT, COMPLIANCE events in production-us`), its text the number
-         *     of events of each kind and the scan id.
+         *     on a network error, after 10 seconds without an answer, or on a non-2xx answer. Webhooks never reach loopback,
+         *     private or link-local addresses (IPv4 and IPv6, IPv4-mapped included; see `webhook_url` of the create input): a
+         *     host name is resolved at each delivery, and the delivery connects only to an address that passed the check, or
+         *     fails; the operator may allow such addresses for local use with `WEBHOOK_ALLOW_PRIVATE=true`.
+         *
+         *     The email's subject names the event kinds and the environment (`[compliance] DRIFT, COMPLIANCE events in
+         *     production-us`), its text the number of events of each kind and the scan id.
          *
          *     A failed attempt is retried with exponential backoff, up to 5 attempts per delivery; every attempt is recorded
          *     (`GET /notifications/{notification_id}/deliveries`). `last_delivery_at` is the time of the latest attempt;
@@ -1704,7 +1740,7 @@ export interface components {
         /**
          * @description Options of a `provider_a` or `provider_a_gov` environment. On create, `role_arn` is required together with
          *     `regions` (or the deprecated `region`). Environments created with `region` show `region` instead of `regions`
-         *     and their region can never change.
+         *     and their region can never change; nor can the regions of an environment created before 28 April 2020.
          * @example {
          *       "role_arn": "arn:prova:iam::123456789012:role/compliance-scanner",
          *       "regions": [
@@ -1715,9 +1751,9 @@ export interface components {
          */
         ProviderAOptions: {
             /**
-             * @description Deprecated, use `regions`. A single region (or `*`), accepted on create only. An environment created with it
-             *     shows `region` instead of `regions`, and its region can never be changed (an update of `regions` is a 400
-             *     saying why).
+             * @description Deprecated, use `regions`. A single region, or `*` for every region of the provider, accepted on create
+             *     only. An environment created with it shows `region` (`*` included) instead of `regions`, and its region can
+             *     never be changed (an update of `regions` is a 400 saying why).
              * @enum {string}
              */
             region?: "us-east-1" | "us-east-2" | "us-west-1" | "us-west-2" | "ap-south-1" | "ap-northeast-2" | "ap-southeast-1" | "ap-southeast-2" | "ap-northeast-1" | "ca-central-1" | "eu-central-1" | "eu-west-1" | "eu-west-2" | "eu-west-3" | "sa-east-1" | "us-gov-east-1" | "us-gov-west-1" | "*";
@@ -1749,8 +1785,9 @@ export interface components {
             /**
              * @description Replaces the whole region list: send every region wanted, or `["*"]` alone for all regions of the provider.
              *     Government regions only for `provider_a_gov`, standard regions only for `provider_a` (moving an environment
-             *     between standard and government regions is a 400). Environments created with the deprecated `region` (they
-             *     show `region`, not `regions`) cannot change their region: 400.
+             *     between standard and government regions is a 400). Only environments created after 28 April 2020 that
+             *     show `regions` can change their regions: one created with the deprecated `region` (it shows `region`, not
+             *     `regions`), or created earlier, cannot, and the update is a 400 saying why.
              */
             regions?: components["schemas"]["Region"][];
             /** @description New role to assume; it must stay in the environment's partition (`prova` for `provider_a`, `prova-us-gov` for `provider_a_gov`). */
@@ -2136,16 +2173,19 @@ export interface components {
          * @description Changes to an environment (PATCH): only the fields sent change, absent fields are unchanged. Rules (each
          *     failure is a 400 naming the field and saying why):
          *     1. `provider_options.<provider>.regions` replaces the whole region list: send every region wanted, or `["*"]`.
-         *     2. Only environments that show `regions` can change regions; an environment created with the deprecated
-         *        `region` (it shows `region`) can never change its region.
+         *     2. Only environments created after 28 April 2020 (`created_at` from 1588032000 on) that show `regions` can
+         *        change regions; an environment created with the deprecated `region` (it shows `region`) can never change its
+         *        region, nor can an older one (seed rule: 400 saying which applies).
          *     3. An environment cannot move between standard (`provider_a`) and government (`provider_a_gov`) regions, in
          *        either direction; `provider` accepts only the environment's current value.
          *     4. `region` is deprecated in favour of `regions` and is not accepted here.
          *     5. `scan_interval` is at least 600 seconds.
          *
          *     Baseline: `baseline_id` set to the id of a `SUCCESS` scan of this environment sets (or replaces) the baseline and
-         *     turns drift detection on; `""` clears the baseline and turns drift detection off. Remediation (`provider_a` /
-         *     `provider_a_gov` only) can be switched on or off at any time; it acts only while a baseline is set.
+         *     turns drift detection on; `""` clears the baseline and turns drift detection off. `drift` follows the baseline:
+         *     it may be sent when it equals the state the request leaves (`true` with a baseline, `false` without), and is a
+         *     400 otherwise. Remediation (`provider_a` / `provider_a_gov` only) can be switched on or off at any time; it acts
+         *     only while a baseline is set. `id`, `tenant_id` and the other fields the server fills in are not accepted.
          *
          *     Scheduling: a change of `scan_interval` takes effect at once; the next scheduled scan starts at
          *     max(end of the last scan, time of the last interval change) + `scan_interval`. Turning the schedule on plans the
@@ -2174,6 +2214,11 @@ export interface components {
             baseline_id?: string;
             /** @description Replaces the compliance families (valid for the provider); `[]` evaluates none. */
             compliance_families?: components["schemas"]["ComplianceFamily"][];
+            /**
+             * @description Drift detection follows the baseline and cannot be set on its own: accepted when it equals the state the
+             *     request leaves, a 400 saying to use `baseline_id` otherwise.
+             */
+            drift?: boolean;
             /** @description New name. */
             name?: string;
             provider?: components["schemas"]["Provider"];
@@ -2182,7 +2227,7 @@ export interface components {
             remediate_resource_types?: components["schemas"]["ResourceType"][];
             /** @description Baseline enforcement on / off; `provider_a` and `provider_a_gov` only (400 for `provider_b`). Acts only while a baseline is set. */
             remediation?: boolean;
-            /** @description Seconds between scheduled scans, at least 600, default 86400, no maximum; an integer or a string of digits; always answered as an integer. */
+            /** @description Seconds between scheduled scans, at least 600, default 86400, at most 2^53 - 1 (9007199254740991); an integer or a string of digits; always answered as an integer. */
             scan_interval?: number | string;
             /** @description Whether scheduled scans run; a boolean or the string `true` / `false`; always answered as a boolean. */
             scan_schedule_enabled?: boolean | ("true" | "false");
@@ -2226,7 +2271,7 @@ export interface components {
             webhook_secret?: string;
             /**
              * Format: uri
-             * @description URL that receives a signed HTTP POST per delivery.
+             * @description URL that receives a signed HTTP POST per delivery. A URL whose host is a loopback, private or link-local IP address (IPv4 `127.0.0.0/8`, `10.0.0.0/8`, `172.16.0.0/12`, `192.168.0.0/16`, `169.254.0.0/16`, `100.64.0.0/10`, `0.0.0.0/8`; IPv6 `::1`, `::`, `fc00::/7`, `fe80::/10`, `fec0::/10`; and the IPv4-mapped IPv6 form of any of these) is refused with a 400 saying why, unless the server runs with `WEBHOOK_ALLOW_PRIVATE=true` (for local use). A host name is checked at each delivery against every address it resolves to, and the delivery connects only to an address that passed; one that resolves to such addresses only fails the delivery.
              */
             webhook_url?: string;
         };
@@ -2343,8 +2388,8 @@ export interface components {
         /** @description The `Authorization` header is missing, malformed, or carries an unknown, revoked or wrong client id / secret. */
         Unauthorized: {
             headers: {
-                /** @description Always `Basic realm="compliance"`. */
-                "WWW-Authenticate"?: string;
+                /** @description Always `Basic realm="compliance", charset="UTF-8"` (RFC 7617; credentials are read as UTF-8). */
+                "WWW-Authenticate"?: "Basic realm=\"compliance\", charset=\"UTF-8\"";
                 [name: string]: unknown;
             };
             content: {
@@ -2390,15 +2435,15 @@ export interface components {
          * @example 2c4e6a8b-0d1f-4a3c-8e5b-7d9f1a3c5e7b
          */
         notification_id_path: string;
-        /** @description Number of items to skip; send the previous page's `next_offset` to read the next page. */
+        /** @description Number of items to skip; send the previous page's `next_offset` to read the next page. At most 2^53 - 1, the largest integer a JSON number holds exactly (a larger value is a 400). */
         offset: number;
         /** @description Sort direction (default ascending). */
         order_direction_asc: "asc" | "desc";
         /** @description Sort direction (default newest / last first). */
         order_direction_desc: "asc" | "desc";
-        /** @description Only items whose `created_at` is at or after this time (Unix seconds). Must not be after `range_to`. */
+        /** @description Only items whose `created_at` is at or after this time (Unix seconds, at most 2^53 - 1). Must not be after `range_to`. */
         range_from: number;
-        /** @description Only items whose `created_at` is at or before this time (Unix seconds). */
+        /** @description Only items whose `created_at` is at or before this time (Unix seconds, at most 2^53 - 1). */
         range_to: number;
         /** @description Only these resource types (repeatable, bare, e.g. `resource_type=PROVA.S3.Bucket`). */
         resource_type_filter: string[];
@@ -2429,7 +2474,7 @@ export interface operations {
             query?: {
                 /** @description Maximum number of items in the page. */
                 max_items?: components["parameters"]["max_items"];
-                /** @description Number of items to skip; send the previous page's `next_offset` to read the next page. */
+                /** @description Number of items to skip; send the previous page's `next_offset` to read the next page. At most 2^53 - 1, the largest integer a JSON number holds exactly (a larger value is a 400). */
                 offset?: components["parameters"]["offset"];
                 /** @description Sort key. */
                 order_by?: "created_at" | "name" | "provider" | "updated_at";
@@ -2603,11 +2648,11 @@ export interface operations {
                 event_type?: ("COMPLIANCE" | "DRIFT" | "REMEDIATION")[];
                 /** @description Maximum number of items in the page. */
                 max_items?: components["parameters"]["max_items"];
-                /** @description Number of items to skip; send the previous page's `next_offset` to read the next page. */
+                /** @description Number of items to skip; send the previous page's `next_offset` to read the next page. At most 2^53 - 1, the largest integer a JSON number holds exactly (a larger value is a 400). */
                 offset?: components["parameters"]["offset"];
-                /** @description Only items whose `created_at` is at or after this time (Unix seconds). Must not be after `range_to`. */
+                /** @description Only items whose `created_at` is at or after this time (Unix seconds, at most 2^53 - 1). Must not be after `range_to`. */
                 range_from?: components["parameters"]["range_from"];
-                /** @description Only items whose `created_at` is at or before this time (Unix seconds). */
+                /** @description Only items whose `created_at` is at or before this time (Unix seconds, at most 2^53 - 1). */
                 range_to?: components["parameters"]["range_to"];
                 /** @description Only these resource types (repeatable, bare, e.g. `resource_type=PROVA.S3.Bucket`). */
                 resource_type?: components["parameters"]["resource_type_filter"];
@@ -2639,7 +2684,7 @@ export interface operations {
             query?: {
                 /** @description Maximum number of items in the page (default 10 for groups). */
                 max_items?: components["parameters"]["max_items_groups"];
-                /** @description Number of items to skip; send the previous page's `next_offset` to read the next page. */
+                /** @description Number of items to skip; send the previous page's `next_offset` to read the next page. At most 2^53 - 1, the largest integer a JSON number holds exactly (a larger value is a 400). */
                 offset?: components["parameters"]["offset"];
                 /** @description Sort key. */
                 order_by?: "name";
@@ -2705,7 +2750,7 @@ export interface operations {
                 email?: components["parameters"]["email_filter"];
                 /** @description Maximum number of items in the page. */
                 max_items?: components["parameters"]["max_items"];
-                /** @description Number of items to skip; send the previous page's `next_offset` to read the next page. */
+                /** @description Number of items to skip; send the previous page's `next_offset` to read the next page. At most 2^53 - 1, the largest integer a JSON number holds exactly (a larger value is a 400). */
                 offset?: components["parameters"]["offset"];
                 /** @description Sort direction (default newest / last first). */
                 order_direction?: components["parameters"]["order_direction_desc"];
@@ -2866,7 +2911,7 @@ export interface operations {
             query?: {
                 /** @description Maximum number of items in the page. */
                 max_items?: components["parameters"]["max_items"];
-                /** @description Number of items to skip; send the previous page's `next_offset` to read the next page. */
+                /** @description Number of items to skip; send the previous page's `next_offset` to read the next page. At most 2^53 - 1, the largest integer a JSON number holds exactly (a larger value is a 400). */
                 offset?: components["parameters"]["offset"];
             };
             header?: never;
@@ -2989,7 +3034,7 @@ export interface operations {
             query?: {
                 /** @description Maximum number of items in the page. */
                 max_items?: components["parameters"]["max_items"];
-                /** @description Number of items to skip; send the previous page's `next_offset` to read the next page. */
+                /** @description Number of items to skip; send the previous page's `next_offset` to read the next page. At most 2^53 - 1, the largest integer a JSON number holds exactly (a larger value is a 400). */
                 offset?: components["parameters"]["offset"];
             };
             header?: never;
@@ -3025,7 +3070,7 @@ export interface operations {
             query?: {
                 /** @description Maximum number of items in the page. */
                 max_items?: components["parameters"]["max_items"];
-                /** @description Number of items to skip; send the previous page's `next_offset` to read the next page. */
+                /** @description Number of items to skip; send the previous page's `next_offset` to read the next page. At most 2^53 - 1, the largest integer a JSON number holds exactly (a larger value is a 400). */
                 offset?: components["parameters"]["offset"];
                 /**
                  * @description JSON-encoded array of search terms, all of which must match, e.g. `["resource_type:PROVA.S3","versioning"]`.
@@ -3261,15 +3306,15 @@ export interface operations {
                 environment_id: components["parameters"]["environment_id_query"];
                 /** @description Maximum number of items in the page. */
                 max_items?: components["parameters"]["max_items"];
-                /** @description Number of items to skip; send the previous page's `next_offset` to read the next page. */
+                /** @description Number of items to skip; send the previous page's `next_offset` to read the next page. At most 2^53 - 1, the largest integer a JSON number holds exactly (a larger value is a 400). */
                 offset?: components["parameters"]["offset"];
                 /** @description Sort key. */
                 order_by?: "created_at";
                 /** @description Sort direction (default newest / last first). */
                 order_direction?: components["parameters"]["order_direction_desc"];
-                /** @description Only items whose `created_at` is at or after this time (Unix seconds). Must not be after `range_to`. */
+                /** @description Only items whose `created_at` is at or after this time (Unix seconds, at most 2^53 - 1). Must not be after `range_to`. */
                 range_from?: components["parameters"]["range_from"];
-                /** @description Only items whose `created_at` is at or before this time (Unix seconds). */
+                /** @description Only items whose `created_at` is at or before this time (Unix seconds, at most 2^53 - 1). */
                 range_to?: components["parameters"]["range_to"];
                 /** @description Only scans with one of these statuses (repeatable). */
                 status?: ("IN_PROGRESS" | "SUCCESS" | "ERROR")[];
@@ -3366,7 +3411,7 @@ export interface operations {
                 family?: components["parameters"]["family_filter"];
                 /** @description Maximum number of items in the page. */
                 max_items?: components["parameters"]["max_items"];
-                /** @description Number of items to skip; send the previous page's `next_offset` to read the next page. */
+                /** @description Number of items to skip; send the previous page's `next_offset` to read the next page. At most 2^53 - 1, the largest integer a JSON number holds exactly (a larger value is a 400). */
                 offset?: components["parameters"]["offset"];
                 /** @description Only these resource types (repeatable, bare, e.g. `resource_type=PROVA.S3.Bucket`). */
                 resource_type?: components["parameters"]["resource_type_filter"];
@@ -3406,7 +3451,7 @@ export interface operations {
                 family?: components["parameters"]["family_filter"];
                 /** @description Maximum number of items in the page. */
                 max_items?: components["parameters"]["max_items"];
-                /** @description Number of items to skip; send the previous page's `next_offset` to read the next page. */
+                /** @description Number of items to skip; send the previous page's `next_offset` to read the next page. At most 2^53 - 1, the largest integer a JSON number holds exactly (a larger value is a 400). */
                 offset?: components["parameters"]["offset"];
                 /** @description Only results with one of these values (repeatable). */
                 result?: ("PASS" | "FAIL" | "UNKNOWN")[];
@@ -3448,13 +3493,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The bundled Swagger 2.0 document of this API as YAML. */
+            /**
+             * @description The bundled Swagger 2.0 document of this API: YAML text, or with `Accept: application/json` the same
+             *     document as a JSON object.
+             */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/yaml": string;
+                    "application/json": string | Record<string, never>;
+                    "application/yaml": string | Record<string, never>;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3468,7 +3517,7 @@ export interface operations {
                 email?: components["parameters"]["email_filter"];
                 /** @description Maximum number of items in the page. */
                 max_items?: components["parameters"]["max_items"];
-                /** @description Number of items to skip; send the previous page's `next_offset` to read the next page. */
+                /** @description Number of items to skip; send the previous page's `next_offset` to read the next page. At most 2^53 - 1, the largest integer a JSON number holds exactly (a larger value is a 400). */
                 offset?: components["parameters"]["offset"];
                 /** @description Sort direction (default newest / last first). */
                 order_direction?: components["parameters"]["order_direction_desc"];

@@ -92,7 +92,7 @@ export interface paths {
         };
         /**
          * Get a dry-run's result
-         * @description Returns the dry-run record. With `timeout` > 0 the answer waits until the dry-run is SUCCEEDED or FAILED or `timeout` seconds have passed, whichever comes first, and comes as soon as the result is ready; the record is then returned in whatever status it has. A waiting request costs the server nothing while it waits: the dry-run's job wakes it, and a result computed by another server process sharing the database is noticed within a second. rbac: `dry-run:read` on `dry-run:<id>`.
+         * @description Returns the dry-run record. With `timeout` > 0 the answer waits until the dry-run is SUCCEEDED or FAILED or `timeout` seconds (at most 60) have passed, whichever comes first, and comes as soon as the result is ready; the record is then returned in whatever status it has. A waiting request costs the server nothing while it waits: the dry-run's job wakes it, and a result computed by another server process sharing the database is noticed within a second. rbac: `dry-run:read` on `dry-run:<id>`.
          */
         get: operations["getDryRun"];
         put?: never;
@@ -1366,7 +1366,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description Bad request: a parameter, the body or an archive is invalid; `errors` lists each problem with its location. */
+        /** @description Bad request: a parameter, the body or an archive is invalid; `errors` lists every problem found (at most 100), each with its location, not only the first. */
         BadRequest: {
             headers: {
                 [name: string]: unknown;
@@ -1450,8 +1450,8 @@ export interface components {
         /** @description Unauthorized. The credentials are missing or wrong. */
         Unauthorized: {
             headers: {
-                /** @description Always `Basic realm="conductor"`. */
-                "WWW-Authenticate"?: string;
+                /** @description Always `Basic realm="conductor", charset="UTF-8"` (RFC 7617; credentials are read as UTF-8). */
+                "WWW-Authenticate"?: "Basic realm=\"conductor\", charset=\"UTF-8\"";
                 [name: string]: unknown;
             };
             content: {
@@ -1619,7 +1619,7 @@ export interface operations {
     getDryRun: {
         parameters: {
             query?: {
-                /** @description Seconds to wait for a terminal status (SUCCEEDED or FAILED): 0 answers at once, at most 60 (a larger value is a 400). */
+                /** @description Seconds to wait for a terminal status (SUCCEEDED or FAILED): 0 answers at once. Any value is accepted (the seed bounds it only by 0), but the server waits at most 60 seconds: a larger value waits as 60 does, and a client that wants longer asks again. */
                 timeout?: number;
             };
             header?: never;

@@ -122,10 +122,11 @@ export interface paths {
          * Sign in to the console
          * @description Checks an organization user's email address and password and starts a session: the answer carries the session
          *     (including the CSRF token) and sets the `console_session` cookie. Needs no session and no CSRF token. A session
-         *     cookie already present is replaced, and its session ends.
+         *     cookie already present is replaced: a successful sign-in ends the session it named (a failed one leaves it).
          *
          *     A wrong email address and a wrong password give the same `401` (`Invalid email or password`). Failed attempts
-         *     are rate limited per email address and per client address (`429` with `Retry-After`). The body must be JSON
+         *     are rate limited per client address and email address together, with a much higher ceiling per email address
+         *     across all client addresses and one per client address (`429` with `Retry-After`). The body must be JSON
          *     (`Content-Type: application/json`), which a cross-site HTML form cannot send.
          */
         post: operations["signIn"];
@@ -591,10 +592,11 @@ export interface components {
             };
         };
         /**
-         * @description Too many sign-in attempts. Failed sign-in attempts are limited to 10 per email address and 50 per client
-         *     address in any 15-minute window; past either limit every sign-in attempt for that email or from that address
-         *     is refused, even with the right password, until the window has room again. `Retry-After` gives the seconds to
-         *     wait.
+         * @description Too many sign-in attempts. Failed sign-in attempts in any 15-minute window are limited to 10 per client
+         *     address and email address together (so guesses from elsewhere cannot lock a user out), 100 per email address
+         *     across all client addresses (so a guess spread over many addresses is still slowed) and 50 per client address.
+         *     Past a limit every sign-in attempt it covers is refused, even with the right password, until the window has
+         *     room again. `Retry-After` gives the seconds to wait.
          */
         TooManyRequests: {
             headers: {
@@ -638,7 +640,7 @@ export interface operations {
             query?: {
                 /** @description Page size; the console table's page sizes 10, 20, 50 and 100. Other values are answered 400. */
                 max_items?: 10 | 20 | 50 | 100;
-                /** @description Number of clients to skip, in the requested order. */
+                /** @description Number of clients to skip, in the requested order; at most 2^53 - 1 (a larger value is a 400). */
                 offset?: number;
                 /** @description The column to sort by (see the operation description). */
                 order_by?: "name" | "client_id" | "secret_age" | "last_activity";

@@ -21,10 +21,16 @@ export interface Config {
   schedulerIntervalMs: number;
   /** How often the conductor compares processes with enforcement on with the cloud, and corrects drift. */
   enforcementIntervalMs: number;
+  /** How long a job's claim lasts without a heartbeat before another worker may take the job over. */
+  jobLeaseMs: number;
   /** SMTP server of email notifications (`smtp://` or `smtps://`); unset, email deliveries fail saying so. */
   smtpUrl: string | undefined;
   /** Sender address of email notifications. */
   smtpFrom: string;
+  /** Let webhooks target loopback, private and link-local addresses (local use only). */
+  webhookAllowPrivate: boolean;
+  /** Origins whose browser pages may call the APIs (CORS), or `*` for any; unset, none. */
+  corsOrigins: CorsOrigins | undefined;
   /** The stateful mock (`MOCK_RESET=true`): demo data on SQLite, `POST /mock/reset` restores it. Never in production. */
   mockReset: boolean;
 }
@@ -86,6 +92,14 @@ function databaseUrl(env: Env): string {
   throw new ConfigError('DATABASE_URL', `must be 'sqlite:<path>' or 'postgres://…', got '${raw}'`);
 }
 
+/** The database a URL names, for logs and operators: the SQLite path, or the PostgreSQL URL without its password. */
+export function describeDatabase(url: string): string {
+  if (url.startsWith('sqlite:')) return `SQLite ${url.slice('sqlite:'.length)}`;
+  const parsed = new URL(url);
+  if (parsed.password) parsed.password = '***';
+  return `PostgreSQL ${parsed.toString()}`;
+}
+
 function rootSecret(env: Env): string | undefined {
   const raw = env.CONDUCTOR_ROOT_SECRET;
   if (raw === undefined || raw === '') return undefined;
@@ -110,6 +124,28 @@ function smtpUrl(env: Env): string | undefined {
   return raw;
 }
 
+export type CorsOrigins = '*' | readonly string[];
+
+/** `CORS_ORIGINS`: `*`, or origins separated by commas, each `scheme://host[:port]` as a browser sends it. */
+function corsOrigins(env: Env): CorsOrigins | undefined {
+  const raw = env.CORS_ORIGINS?.trim();
+  if (!raw) return undefined;
+  if (raw === '*') return '*';
+  const origins = raw.split(',').map((origin) => origin.trim()).filter((origin) => origin !== '');
+  for (const origin of origins) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      // reported below
+    }
+    if (!parsed || parsed.origin !== origin) {
+      throw new ConfigError('CORS_ORIGINS', `must be '*' or origins like 'http://localhost:5173' separated by commas, got '${origin}'`);
+    }
+  }
+  return origins;
+}
+
 function smtpFrom(env: Env): string {
   const raw = env.SMTP_FROM || 'compliance@localhost';
   if (!/^([^<>@]*<[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/.test(raw.trim())) {
@@ -130,6 +166,8 @@ function mockDefaults(env: Env): Env {
     DEMO_DATA: env.DEMO_DATA || 'true',
     CONDUCTOR_ROOT_SECRET: env.CONDUCTOR_ROOT_SECRET || 'mock-conductor-root-secret',
     CONSOLE_ADMIN_PASSWORD: env.CONSOLE_ADMIN_PASSWORD || 'mock-admin-password',
+    // Frontends under development call the mock from their own dev server's origin.
+    CORS_ORIGINS: env.CORS_ORIGINS || '*',
   };
 }
 
@@ -150,8 +188,11 @@ export function loadConfig(given: Env = process.env): Config {
     simDriftRate: fraction(env, 'SIM_DRIFT_RATE', 0.02),
     schedulerIntervalMs: integer(env, 'SCHEDULER_INTERVAL_MS', 15_000, 100, 3_600_000),
     enforcementIntervalMs: integer(env, 'ENFORCEMENT_INTERVAL_MS', 30_000, 100, 3_600_000),
+    jobLeaseMs: integer(env, 'JOB_LEASE_MS', 60_000, 500, 3_600_000),
     smtpUrl: smtpUrl(env),
     smtpFrom: smtpFrom(env),
+    webhookAllowPrivate: boolean(env, 'WEBHOOK_ALLOW_PRIVATE', false),
+    corsOrigins: corsOrigins(env),
     mockReset: boolean(env, 'MOCK_RESET', false),
   };
 }

@@ -38,7 +38,12 @@ async function start(config: Config): Promise<void> {
       return performance.now() - started;
     };
   }
-  const app = createApp({ services, validateResponses: config.validateResponses, ...(mockReset && { mockReset }) });
+  const app = createApp({
+    services,
+    validateResponses: config.validateResponses,
+    ...(mockReset && { mockReset }),
+    ...(config.corsOrigins && { corsOrigins: config.corsOrigins }),
+  });
   services.jobs.start();
   services.scheduler.start(config.schedulerIntervalMs);
   services.enforcer.start(config.enforcementIntervalMs);
@@ -51,14 +56,18 @@ async function start(config: Config): Promise<void> {
     console.log(`listening on http://${config.host}:${port} (compliance /v0, conductor /api/v0, console /console, docs /docs)`);
   });
 
-  // SIGTERM: stop accepting, let requests in flight finish, stop the job worker, then exit 0.
+  // SIGTERM: answer long polls at once, keep listening (/readyz answering 503) until the requests in flight are
+  // answered, then close, stop the job worker and exit 0.
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     console.log(`${signal} received: draining`);
     app.setDraining(true);
-    const force = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs);
+    services.dryRuns.stopWaiting();
+    const deadline = Date.now() + config.shutdownTimeoutMs;
+    await untilConnectionsEnd(server, deadline);
+    const force = setTimeout(() => server.closeAllConnections(), Math.max(0, deadline - Date.now()));
     force.unref();
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
@@ -66,6 +75,7 @@ async function start(config: Config): Promise<void> {
     services.scheduler.stop();
     services.enforcer.stop();
     await services.jobs.stop(config.shutdownTimeoutMs);
+    await services.evaluation.close();
     clearInterval(flush);
     await services.apiClients.flushActivity();
     await services.database.close();
@@ -74,6 +84,29 @@ async function start(config: Config): Promise<void> {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+const DRAIN_CHECK_MS = 50;
+/** How often draining closes connections left idle, e.g. keep-alive ones whose answer began before the signal. */
+const DRAIN_IDLE_SWEEP_MS = 1_000;
+
+/**
+ * Resolves once the server has no open connection, or at `deadline`. Connections with a request in progress close
+ * after their answer, which carries `Connection: close` while draining; idle ones are closed now and then (not on
+ * every check: a connection just accepted counts as idle until its request begins). The listener stays open
+ * meanwhile, so a load balancer probing /readyz sees 503 rather than a refused connection.
+ */
+async function untilConnectionsEnd(server: Server, deadline: number): Promise<void> {
+  let nextSweep = 0;
+  while (Date.now() < deadline) {
+    if (Date.now() >= nextSweep) {
+      server.closeIdleConnections();
+      nextSweep = Date.now() + DRAIN_IDLE_SWEEP_MS;
+    }
+    const open = await new Promise<number>((resolve) => server.getConnections((error, count) => resolve(error ? 0 : count)));
+    if (open === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, DRAIN_CHECK_MS));
+  }
 }
 
 try {

@@ -7,6 +7,7 @@ import { SimulatedCloud, type SimulatorOptions } from './domain/cloud/simulator/
 import { EventService } from './domain/events/service.js';
 import { JobQueue, type JobQueueOptions } from './domain/jobs/queue.js';
 import { RuleSource } from './domain/scans/rule-set.js';
+import { EvaluationPool } from './domain/rules/evaluation-pool.js';
 import { CustomRuleService } from './domain/custom-rules/service.js';
 import { AccessService } from './domain/access/service.js';
 import { ScanRunner } from './domain/scans/runner.js';
@@ -55,6 +56,8 @@ export interface Services {
   notifications: NotificationService;
   cloud: SimulatedCloud;
   jobs: JobQueue;
+  /** The worker threads that evaluate rules for scans and rule tests; closed on shutdown. */
+  evaluation: EvaluationPool;
   scheduler: ScanScheduler;
   customRules: CustomRuleService;
   access: AccessService;
@@ -68,8 +71,11 @@ export interface Services {
 export interface ServiceOptions {
   jobs?: JobQueueOptions;
   simulator?: Partial<SimulatorOptions>;
-  /** Where email notifications go out; without smtpUrl, email deliveries fail with a message saying so. */
-  notifications?: { smtpUrl?: string; smtpFrom?: string };
+  /**
+   * Where email notifications go out (without smtpUrl, email deliveries fail with a message saying so), and
+   * whether webhooks may target loopback, private and link-local addresses (off unless set).
+   */
+  notifications?: { smtpUrl?: string; smtpFrom?: string; webhookAllowPrivate?: boolean };
   /** How long verified API-client credentials and grants are reused (tests shorten it or drive its clock). */
   apiClientCache?: ApiClientCacheOptions;
 }
@@ -83,6 +89,8 @@ export function createServices(database: DatabaseHandle, clock: Clock, options: 
   const results = new KyselyScanResultRepository(db);
   const eventRepository = new KyselyEventRepository(db);
   const jobs = new JobQueue(new KyselyJobRepository(db, database.dialect), clock, options.jobs);
+  // One pool of rule-evaluation threads per process: the request thread never evaluates a scan or a rule test.
+  const evaluation = new EvaluationPool();
   const cloud = new SimulatedCloud(new KyselyCloudInventoryRepository(db), clock, { driftRate: 0.02, ...options.simulator });
   const customRules = new CustomRuleService({
     rules: new KyselyCustomRuleRepository(db),
@@ -91,6 +99,7 @@ export function createServices(database: DatabaseHandle, clock: Clock, options: 
     results,
     apiClients: new KyselyApiClientRepository(db),
     clock,
+    evaluation,
   });
   // Scans evaluate the organization's enabled custom rules beside the built-in catalog.
   const rules = new RuleSource(customRules.activeRules);
@@ -101,7 +110,8 @@ export function createServices(database: DatabaseHandle, clock: Clock, options: 
     events: eventRepository,
     jobs,
     clock,
-    webhook: new HttpWebhookSender(),
+    webhook: new HttpWebhookSender({ allowPrivate: options.notifications?.webhookAllowPrivate ?? false }),
+    webhookAllowPrivate: options.notifications?.webhookAllowPrivate ?? false,
     email: new SmtpEmailSender({ url: options.notifications?.smtpUrl, from: options.notifications?.smtpFrom }),
     // Webhook bodies carry events exactly as GET /events shows them.
     eventDocument: eventBody,
@@ -115,6 +125,7 @@ export function createServices(database: DatabaseHandle, clock: Clock, options: 
     cloud,
     rules,
     clock,
+    evaluation,
     afterScan: (scan, events) => notifications.dispatchForScan(scan, events),
   });
   jobs.register(SCAN_JOB, async (payload, context) => {
@@ -166,6 +177,7 @@ export function createServices(database: DatabaseHandle, clock: Clock, options: 
     notifications,
     cloud,
     jobs,
+    evaluation,
     scheduler: new ScanScheduler(environmentRepository, scanRepository, jobs, scans, runner, clock),
     customRules,
     access,

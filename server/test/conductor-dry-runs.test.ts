@@ -1,10 +1,12 @@
-import { describe, it } from '@jest/globals';
+import { describe, it, jest } from '@jest/globals';
+import { CompletionWaiter } from '../src/domain/conductor/completion-waiter.js';
 import { accountKey } from '../src/domain/cloud/simulator/simulated-cloud.js';
 import { newId } from '../src/domain/ids.js';
 import { KyselyDryRunRepository } from '../src/storage/repositories/conductor.js';
 import { HOSTILE_ARCHIVES, filesTar } from './fixtures/archives.js';
 import { compositionTar, conductorClient, WEB_RESOURCES } from './conductor.js';
 import { describeEachDatabase } from './databases.js';
+import { eventually } from './eventually.js';
 import { abandonNextJob, useTestServer } from './server.js';
 import { expect } from './expect.js';
 
@@ -158,8 +160,21 @@ describeEachDatabase(
           expect(res.status, `${name}: ${res.text}`).toBe(400);
         }
         expect((await call('GET', `/dry-run/${newId()}`)).status).toBe(404);
-        expect((await call('GET', `/dry-run/${newId()}?timeout=61`)).status).toBe(400);
+        expect((await call('GET', `/dry-run/${newId()}?timeout=-1`)).status).toBe(400);
+        expect((await call('GET', `/dry-run/${newId()}?timeout=9007199254740992`)).status).toBe(400);
       });
+    });
+
+    it('lists every problem the request validation finds in errors, each with its location', async () => {
+      const res = await call('GET', '/dry-run/not-a-dry-run-id?timeout=-1');
+      expect(res.status, res.text).toBe(400);
+      expect(res.body).toEqual({ code: 400, message: expect.any(String), errors: expect.any(Array) });
+      const locations = new Set(res.body.errors.map((e: { location: string }) => e.location));
+      expect(locations).toEqual(new Set(['path.id', 'query.timeout']));
+      for (const error of res.body.errors) {
+        expect(error).toEqual({ code: error.location, message: expect.stringMatching(/\S/), location: expect.any(String) });
+      }
+      expect(res.body.errors.find((e: { location: string }) => e.location === 'query.timeout').message).toMatch(/>= 0/);
     });
 
     it('ends FAILED with the reason when its job is given up, and wakes whoever waits', async () => {
@@ -194,6 +209,25 @@ describeEachDatabase(
         expect(waited.body.status).toBe('PENDING');
         expect(elapsed).toBeGreaterThanOrEqual(950);
         expect(elapsed).toBeLessThan(2500);
+      });
+
+      it('accepts any timeout of 0 or more and waits at most 60 seconds', async () => {
+        const wait = jest.spyOn(CompletionWaiter.prototype, 'wait');
+        try {
+          for (const timeout of [61, 3600, Number.MAX_SAFE_INTEGER]) {
+            const id = await requestKill();
+            const waiting = call('GET', `/dry-run/${id}?timeout=${timeout}`);
+            await eventually(() => expect(wait).toHaveBeenCalledTimes(1));
+            await runJobs();
+            const answer = await waiting;
+            expect(answer.status, answer.text).toBe(200);
+            expect(answer.body.status).toBe('SUCCEEDED');
+            expect(wait).toHaveBeenCalledWith(id, 60_000);
+            wait.mockClear();
+          }
+        } finally {
+          wait.mockRestore();
+        }
       });
 
       it('answers as soon as the result is ready, for every client waiting', async () => {

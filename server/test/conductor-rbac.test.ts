@@ -323,6 +323,22 @@ describeEachDatabase(
         expect((await rbac.permissions('mallory')).allows('processes:read', ['process:web-frontend'])).toBe(false);
         expect((await rbac.permissions('root')).allows('rbac:write', ['rbac'])).toBe(true);
       });
+
+      it('decides promptly on a resource pattern of many stars and a long resource name', async () => {
+        const rbac = new RbacService({
+          policies: new KyselyRbacPolicyRepository(db().handle.db),
+          users: new KyselyConductorUserRepository(db().handle.db),
+          clock: new ManualClock(),
+        });
+        const stars = `process:${'a*'.repeat(30)}b`;
+        await rbac.attach(await policyTar(`users: [alice]\nrules:\n  - principals: [alice]\n    actions: ["processes:read"]\n    resources: ["${stars}"]\n`));
+        const alice = await rbac.permissions('alice');
+        const started = performance.now();
+        // 200 characters each: a backtracking matcher tries every way to split the a's among the 30 stars.
+        await expect(rbac.authorize(alice, 'processes:read', { kind: 'process', name: 'a'.repeat(192) })).rejects.toMatchObject({ code: 'forbidden' });
+        await expect(rbac.authorize(alice, 'processes:read', { kind: 'process', name: `${'a'.repeat(191)}b` })).resolves.toBeUndefined();
+        expect(performance.now() - started).toBeLessThan(1000);
+      }, 5000);
     });
   },
   'suite',

@@ -1,5 +1,6 @@
 import { beforeEach, describe, it } from '@jest/globals';
-import { MAX_FAILURES_PER_EMAIL, SIGN_IN_WINDOW_SECONDS } from '../src/domain/console/sessions.js';
+import { request as httpRequest } from 'node:http';
+import { MAX_FAILURES_PER_ADDRESS_AND_EMAIL, MAX_FAILURES_PER_EMAIL, SIGN_IN_WINDOW_SECONDS } from '../src/domain/console/sessions.js';
 import { describeEachDatabase } from './databases.js';
 import { basic, useTestServer, type TestServer } from './server.js';
 import { expect } from './expect.js';
@@ -19,11 +20,29 @@ describeEachDatabase(
       await server.services.consoleAuth.createUser(server.orgId, email, PASSWORD, { firstName: 'Ada', lastName: 'Lovelace' });
     });
 
-    const signIn = async (password = PASSWORD, who = email) => {
-      const res = await server.request('POST', '/console/api/session', { body: { email: who, password }, auth: null });
+    const signIn = async (password = PASSWORD, who = email, headers: Record<string, string> = {}) => {
+      const res = await server.request('POST', '/console/api/session', { body: { email: who, password }, auth: null, headers });
       const cookie = res.headers.get('set-cookie')?.split(';')[0];
       return { res, cookie, csrf: res.body?.csrf_token as string | undefined };
     };
+
+    /** A sign-in sent from `address` (a loopback address other than 127.0.0.1 stands for another client). */
+    const signInFrom = (address: string, password = PASSWORD, who = email) =>
+      new Promise<{ status: number; retryAfter: string | undefined }>((resolve, reject) => {
+        const body = JSON.stringify({ email: who, password });
+        const req = httpRequest(`${server.baseUrl}/console/api/session`, {
+          method: 'POST',
+          localAddress: address,
+          agent: false,
+          headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
+        });
+        req.once('error', reject);
+        req.once('response', (res) => {
+          res.resume();
+          res.once('end', () => resolve({ status: res.statusCode!, retryAfter: res.headers['retry-after'] }));
+        });
+        req.end(body);
+      });
 
     /** A console call as the signed-in browser makes it: the session cookie, and the CSRF token on changes. */
     const call = (session: { cookie?: string; csrf?: string }, method: string, path: string, body?: unknown, csrf = session.csrf) =>
@@ -61,8 +80,8 @@ describeEachDatabase(
         expect(users[0]!.password_hash).not.toContain(PASSWORD);
       });
 
-      it('rate-limits failed sign-ins per email, even refusing the right password until the window passes', async () => {
-        for (let i = 0; i < MAX_FAILURES_PER_EMAIL; i += 1) expect((await signIn('wrong password!')).res.status).toBe(401);
+      it('rate-limits failed sign-ins per client address and email, even refusing the right password until the window passes', async () => {
+        for (let i = 0; i < MAX_FAILURES_PER_ADDRESS_AND_EMAIL; i += 1) expect((await signIn('wrong password!')).res.status).toBe(401);
         const limited = await signIn();
         expect(limited.res.status).toBe(429);
         expect(limited.res.body).toMatchObject({ type: 'TooManyRequests', code: 429 });
@@ -72,19 +91,43 @@ describeEachDatabase(
       });
 
       it('lets no more than the limit of wrong passwords sent at once be checked', async () => {
-        const answers = await Promise.all(Array.from({ length: 3 * MAX_FAILURES_PER_EMAIL }, () => signIn('wrong password!')));
+        const answers = await Promise.all(Array.from({ length: 3 * MAX_FAILURES_PER_ADDRESS_AND_EMAIL }, () => signIn('wrong password!')));
         const statuses = answers.map((a) => a.res.status);
         const checked = statuses.filter((s) => s === 401).length;
-        expect(checked).toBeLessThanOrEqual(MAX_FAILURES_PER_EMAIL);
+        expect(checked).toBeLessThanOrEqual(MAX_FAILURES_PER_ADDRESS_AND_EMAIL);
         expect(statuses.filter((s) => s !== 401 && s !== 429)).toEqual([]);
         // A refused attempt gives its place back: guesses one at a time fill the limit exactly, and no further.
         let more = 0;
         while ((await signIn('wrong password!')).res.status === 401) more += 1;
-        expect(checked + more).toBe(MAX_FAILURES_PER_EMAIL);
+        expect(checked + more).toBe(MAX_FAILURES_PER_ADDRESS_AND_EMAIL);
         expect((await signIn()).res.status).toBe(429);
         server.clock.advanceSeconds(SIGN_IN_WINDOW_SECONDS + 1);
         expect((await signIn()).res.status).toBe(200);
       });
+
+      it('wrong passwords from one address do not lock the same email out from another address', async () => {
+        for (let i = 0; i < MAX_FAILURES_PER_ADDRESS_AND_EMAIL; i += 1) expect((await signInFrom('127.0.0.2', 'wrong password!')).status).toBe(401);
+        const limited = await signInFrom('127.0.0.2');
+        expect(limited.status).toBe(429);
+        expect(Number(limited.retryAfter)).toBeGreaterThan(0);
+        expect((await signInFrom('127.0.0.3')).status).toBe(200);
+        expect((await signInFrom('127.0.0.2')).status).toBe(429);
+      });
+
+      // A hundred password checks, each deliberately slow: a longer time limit than most.
+      it('refuses an email guessed from many addresses once the failures across all of them reach its ceiling', async () => {
+        const addresses = Array.from({ length: MAX_FAILURES_PER_EMAIL / MAX_FAILURES_PER_ADDRESS_AND_EMAIL }, (_, i) => `127.0.1.${i + 1}`);
+        await Promise.all(
+          addresses.map(async (address) => {
+            for (let i = 0; i < MAX_FAILURES_PER_ADDRESS_AND_EMAIL; i += 1) expect((await signInFrom(address, 'wrong password!')).status, address).toBe(401);
+          }),
+        );
+        const limited = await signInFrom('127.0.2.1');
+        expect(limited.status).toBe(429);
+        expect(Number(limited.retryAfter)).toBeGreaterThan(0);
+        server.clock.advanceSeconds(SIGN_IN_WINDOW_SECONDS + 1);
+        expect((await signInFrom('127.0.2.1')).status).toBe(200);
+      }, 60_000);
 
       it('signs out: the cookie is cleared and the session no longer works', async () => {
         const session = await signIn();
@@ -92,6 +135,21 @@ describeEachDatabase(
         expect(out.status).toBe(204);
         expect(out.headers.get('set-cookie')).toMatch(/Max-Age=0/);
         expect((await call(session, 'GET', '/session')).status).toBe(401);
+      });
+
+      it('signing in again with the session cookie ends the session that cookie named', async () => {
+        const first = await signIn();
+        const again = await signIn(PASSWORD, email, { cookie: first.cookie! });
+        expect(again.res.status, again.res.text).toBe(200);
+        expect(again.cookie).not.toBe(first.cookie);
+        expect((await call(first, 'GET', '/session')).status).toBe(401);
+        expect((await call(again, 'GET', '/session')).status).toBe(200);
+      });
+
+      it('a failed sign-in with the session cookie leaves that session alive', async () => {
+        const first = await signIn();
+        expect((await signIn('wrong password!', email, { cookie: first.cookie! })).res.status).toBe(401);
+        expect((await call(first, 'GET', '/session')).status).toBe(200);
       });
 
       it('ends sessions after 12 hours', async () => {

@@ -6,6 +6,13 @@ import { useTestServer, type TestServer } from './server.js';
 import { expect } from './expect.js';
 
 const VERSIONING = 'resource.properties.versioning == "Enabled"';
+/** False for every bucket; a backtracking regular expression engine takes minutes over each of these matches. */
+const BACKTRACKING = `"${'a'.repeat(31)}b".matches("(a+)+$") || resource.name.matches("^(a|aa)+$")`;
+/** Builds strings of some 40 million characters from a short text: more than one evaluation may spend. */
+const OVER_BUDGET = (() => {
+  const list = `[${Array.from({ length: 256 }, (_, i) => i).join(',')}]`;
+  return `${list}.map(x, ${list}.map(y, "${'z'.repeat(300)}").join()).join().size() > 0`;
+})();
 
 /** A rule that splits the documents: those created more than the median number of days ago pass. */
 function olderThanMedian(documents: Array<Record<string, any>>): { ruleText: string; passes: (document: Record<string, any>) => boolean } {
@@ -293,6 +300,28 @@ describeEachDatabase(
         expect(none.body).toEqual({ result: 'UNKNOWN', resource_count: 0, is_truncated: false, resources: [], errors: [] });
       });
 
+      it('evaluates a regular expression that backtracks in JavaScript at once, and the server answers meanwhile', async () => {
+        const done = await scan((await createEnvironment()).id);
+        const started = performance.now();
+        const [tested, health] = await Promise.all([
+          server.request('POST', '/v0/rules/test', { body: { scan_id: done.id, rule_text: BACKTRACKING, resource_type: 'PROVA.S3.Bucket' } }),
+          server.request('GET', '/healthz', { auth: null }),
+        ]);
+        expect(performance.now() - started).toBeLessThan(5000);
+        expect(health.status).toBe(200);
+        expect(tested.status, tested.text).toBe(200);
+        expect(tested.body.resource_count).toBeGreaterThan(0);
+        expect(tested.body).toMatchObject({ result: 'FAIL', errors: [] });
+        expect(new Set(tested.body.resources.map((r: any) => r.result))).toEqual(new Set(['FAIL']));
+      }, 20_000);
+
+      it('refuses a rule that exceeds its evaluation budget, and one whose regular expression is not RE2', async () => {
+        const done = await scan((await createEnvironment()).id);
+        const body = (ruleText: string) => ({ scan_id: done.id, rule_text: ruleText, resource_type: 'PROVA.S3.Bucket' });
+        await expectError(400, 'POST', '/v0/rules/test', body(OVER_BUDGET), /^rule_text: the rule exceeded its evaluation budget of \d+ units on resource \S+$/);
+        await expectError(400, 'POST', '/v0/rules/test', body('resource.name.matches("(a)\\\\1")'), /^rule_text: 1:23: invalid regular expression /);
+      }, 20_000);
+
       it('refuses text that does not compile, unknown scans, scans of other organizations, unfinished scans and unsupported types', async () => {
         const env = await createEnvironment();
         const done = await scan(env.id);
@@ -365,6 +394,30 @@ describeEachDatabase(
           expect(resource.failed_rules).toContainEqual({ family: 'CIS', rule: versioning.id, messages: ['Bucket is too young'] });
         }
       });
+
+      it('finishes a scan with a rule whose regular expression backtracks in JavaScript, and reports a rule over budget as not evaluated', async () => {
+        const env = await createEnvironment();
+        const backtracking = await create(bucketRule({ name: 'Backtracking', rule_text: BACKTRACKING, description: 'Name does not match' }));
+        const overBudget = await create(bucketRule({ name: 'Over budget', rule_text: OVER_BUDGET }));
+        const started = performance.now();
+        const done = await scan(env.id);
+        expect(performance.now() - started).toBeLessThan(10_000);
+        const buckets = (await bucketDocuments(done.id)).length;
+        expect(buckets).toBeGreaterThan(0);
+
+        const items = await rulesOfScan(done.id);
+        const ofBacktracking = items.filter((i) => i.rule_id === backtracking.id);
+        expect(ofBacktracking).toHaveLength(1);
+        expect(ofBacktracking[0]).toMatchObject({ result: 'FAIL', failed_resource_count: buckets });
+        expect(ofBacktracking[0]!.failed_resources[0].messages).toEqual(['Name does not match']);
+        const ofOverBudget = items.filter((i) => i.rule_id === overBudget.id);
+        expect(ofOverBudget).toHaveLength(1);
+        // The report counts a resource the rule could not evaluate as failed, with the reason as its message.
+        expect(ofOverBudget[0]).toMatchObject({ failed_resource_count: buckets });
+        expect(ofOverBudget[0]!.failed_resources[0].messages).toEqual([
+          expect.stringMatching(/^the rule could not be evaluated: the rule exceeded its evaluation budget of \d+ units$/),
+        ]);
+      }, 30_000);
 
       it('keeps a scan’s results as evaluated when the rule is later renamed, disabled or deleted', async () => {
         const env = await createEnvironment();

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe } from '@jest/globals';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../src/storage/database.js';
+import { adminQuery } from './postgres.js';
 
 /**
  * Component tests run against every database the product supports: SQLite always, PostgreSQL whenever
@@ -31,15 +31,6 @@ export interface TestDatabase {
   handle: DatabaseHandle;
 }
 
-async function adminQuery(url: string, text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
 
 export async function openTestDatabase(target: Target): Promise<TestDatabase & { dispose(): Promise<void> }> {
   if (target.name === 'sqlite') {

@@ -1,4 +1,5 @@
 import { beforeEach, describe, it } from '@jest/globals';
+import { parse } from 'yaml';
 import { newId } from '../src/domain/ids.js';
 import { KyselyScanRepository } from '../src/storage/repositories/scans.js';
 import { describeEachDatabase } from './databases.js';
@@ -126,9 +127,42 @@ describeEachDatabase('environments API', (db) => {
       await expectInvalid('POST', '/v0/environments', providerA({ survey_resource_types: ['PROVB.Storage.Account'] }), /not a supported resource type of provider_a/);
     });
 
-    it('refuses remediation settings on create and unknown fields, naming the field', async () => {
-      await expectInvalid('POST', '/v0/environments', providerA({ remediation: true }), /remediation/);
+    it('refuses unknown and server-filled fields, naming the field', async () => {
       await expectInvalid('POST', '/v0/environments', providerA({ colour: 'blue' }), /colour/);
+      await expectInvalid('POST', '/v0/environments', providerA({ id: newId() }), /\bid\b/);
+      await expectInvalid('POST', '/v0/environments', providerA({ tenant_id: newId() }), /tenant_id/);
+    });
+
+    it('accepts the baseline fields of an environment in the state a new one can have', async () => {
+      const env = await create(providerA({ baseline_id: null, drift: false, remediation: true }));
+      expect(env).toMatchObject({ baseline_id: null, drift: false, remediation: true });
+      expect(await create(providerA({ baseline_id: '', drift: false, remediation: false }))).toMatchObject({ baseline_id: null, drift: false, remediation: false });
+      await expectInvalid('POST', '/v0/environments', providerA({ baseline_id: newId() }), /^baseline_id: a new environment has no scans yet/);
+      await expectInvalid('POST', '/v0/environments', providerA({ drift: true }), /^drift: drift detection is on exactly while a baseline is set/);
+      const providerB = { name: 'b', provider: 'provider_b', provider_options: { provider_b: { subscription_id: SUBSCRIPTION } } };
+      await expectInvalid('POST', '/v0/environments', { ...providerB, remediation: true }, /^remediation: baseline enforcement is available only for provider_a and provider_a_gov/);
+    });
+
+    it('surveys every supported resource type by default, not only the recommended ones', async () => {
+      for (const [provider, options, region] of [
+        ['provider_a', { provider_a: { role_arn: ARN, regions: ['*'] } }, '?region=*'],
+        ['provider_b', { provider_b: { subscription_id: SUBSCRIPTION } }, ''],
+      ] as const) {
+        const env = await create({ name: provider, provider, provider_options: options });
+        const metadata = await server.request('GET', `/v0/metadata/${provider}/resource_types${region}`);
+        expect([...env.survey_resource_types].sort()).toEqual([...metadata.body.resource_types].sort());
+        expect(metadata.body.resource_types.length).toBeGreaterThan(metadata.body.recommended_types.length);
+      }
+    });
+
+    it('names every problem of the request in the message, not only the first', async () => {
+      const body = await expectInvalid(
+        'POST',
+        '/v0/environments',
+        { name: '', provider: 'provider_c', provider_options: { provider_a: { role_arn: ARN, regions: ['us-east-1'] } }, scan_interval: 5, colour: 'blue' },
+        /./,
+      );
+      for (const field of ['name', 'provider', 'scan_interval', 'colour']) expect(body.message).toContain(field);
     });
 
     it('answers InvalidJSON for a body that is not JSON', async () => {
@@ -140,6 +174,12 @@ describeEachDatabase('environments API', (db) => {
     it('keeps the deprecated region and shows it as region', async () => {
       const env = await create(providerA({ provider_options: { provider_a: { role_arn: ARN, region: 'eu-west-1' } } }));
       expect(env.provider_options).toEqual({ provider_a: { role_arn: ARN, region: 'eu-west-1' } });
+    });
+
+    it("accepts the deprecated region '*' for every region, and never changes it", async () => {
+      const env = await create(providerA({ provider_options: { provider_a: { role_arn: ARN, region: '*' } } }));
+      expect(env.provider_options).toEqual({ provider_a: { role_arn: ARN, region: '*' } });
+      await expectInvalid('PATCH', `/v0/environments/${env.id}`, { provider_options: { provider_a: { regions: ['us-east-1'] } } }, /deprecated region '\*' and its region cannot change/);
     });
 
     it('creates provider_b environments with resource groups and never shows the client secret', async () => {
@@ -179,6 +219,38 @@ describeEachDatabase('environments API', (db) => {
     it('never changes the region of an environment created with the deprecated region', async () => {
       const env = await create(providerA({ provider_options: { provider_a: { role_arn: ARN, region: 'eu-west-1' } } }));
       await expectInvalid('PATCH', `/v0/environments/${env.id}`, { provider_options: { provider_a: { regions: ['us-east-1'] } } }, /deprecated region 'eu-west-1' and its region cannot change/);
+    });
+
+    it('changes regions only of environments created after 28 April 2020, as the spec says', async () => {
+      const change = { provider_options: { provider_a: { regions: ['eu-west-1'] } } };
+      server.clock.set(Date.UTC(2020, 3, 27, 23, 59));
+      const older = await create();
+      server.clock.set(Date.UTC(2020, 3, 28));
+      const newer = await create();
+      await expectInvalid('PATCH', `/v0/environments/${older.id}`, change, /created before 28 April 2020 cannot change their regions/);
+      expect((await server.request('PATCH', `/v0/environments/${newer.id}`, { body: change })).status).toBe(200);
+      const spec = await server.request('GET', '/v0/swagger');
+      const rule = /created after 28 April 2020/;
+      const definitions = parse(spec.text).definitions;
+      expect(definitions.UpdateEnvironmentInput.description).toMatch(rule);
+      expect(definitions.ProviderAOptionsUpdateInput.properties.regions.description).toMatch(rule);
+    });
+
+    it('accepts drift in an update only when it agrees with the baseline the update leaves', async () => {
+      const env = await create();
+      const scans = new KyselyScanRepository(db().handle.db);
+      const at = server.clock.nowSeconds();
+      const scan = { id: newId(), orgId: server.orgId, environmentId: env.id, status: 'SUCCESS' as const, message: null, remediationError: false, createdAt: at, updatedAt: at, finishedAt: at, summary: null, resourceTypeErrors: [], families: [], jobId: null };
+      await scans.insert(scan);
+
+      expect((await server.request('PATCH', `/v0/environments/${env.id}`, { body: { drift: false } })).status).toBe(200);
+      await expectInvalid('PATCH', `/v0/environments/${env.id}`, { drift: true }, /^drift: drift detection is on exactly while a baseline is set, and this environment has none/);
+      const set = await server.request('PATCH', `/v0/environments/${env.id}`, { body: { baseline_id: scan.id, drift: true } });
+      expect(set.status, set.text).toBe(200);
+      expect(set.body).toMatchObject({ baseline_id: scan.id, drift: true });
+      await expectInvalid('PATCH', `/v0/environments/${env.id}`, { drift: false }, /send baseline_id "" to clear the baseline/);
+      const cleared = await server.request('PATCH', `/v0/environments/${env.id}`, { body: { baseline_id: '', drift: false } });
+      expect(cleared.body).toMatchObject({ baseline_id: null, drift: false });
     });
 
     it('refuses moves between standard and government regions', async () => {
@@ -280,6 +352,28 @@ describeEachDatabase('environments API', (db) => {
       expect(last.body).not.toHaveProperty('next_offset');
       const byName = await server.request('GET', '/v0/environments?order_by=name&order_direction=asc&max_items=3');
       expect(byName.body.items.map((e: any) => e.name)).toEqual(['env-0', 'env-1', 'env-2']);
+    });
+
+    it('lists environments and scans created in the same second in creation order', async () => {
+      const envs: string[] = [];
+      for (let i = 0; i < 12; i++) envs.push((await create(providerA({ name: `same-second-${i}` }))).id);
+      const oldestFirst = await server.request('GET', '/v0/environments?order_by=created_at&order_direction=asc');
+      expect(oldestFirst.body.items.map((e: { id: string }) => e.id)).toEqual(envs);
+      const newestFirst = await server.request('GET', '/v0/environments');
+      expect(newestFirst.body.items.map((e: { id: string }) => e.id)).toEqual([...envs].reverse());
+
+      const scans = new KyselyScanRepository(db().handle.db);
+      const at = server.clock.nowSeconds();
+      const started: string[] = [];
+      for (let i = 0; i < 12; i++) {
+        const scan = { id: newId(), orgId: server.orgId, environmentId: envs[0]!, status: 'SUCCESS' as const, message: null, remediationError: false, createdAt: at, updatedAt: at, finishedAt: at, summary: null, resourceTypeErrors: [], families: [], jobId: null };
+        await scans.insert(scan);
+        started.push(scan.id);
+      }
+      const listed = await server.request('GET', `/v0/scans?environment_id=${envs[0]}`);
+      expect(listed.body.items.map((s: { id: string }) => s.id)).toEqual([...started].reverse());
+      const latest = await server.request('GET', `/v0/scans?environment_id=${envs[0]}&status=SUCCESS&max_items=1`);
+      expect(latest.body.items.map((s: { id: string }) => s.id)).toEqual([started.at(-1)]);
     });
 
     it('filters the list by the query search terms', async () => {

@@ -128,7 +128,8 @@ describeEachDatabase(
     const options: ServiceOptions = { simulator: { driftRate: 0.3 } };
     beforeAll(async () => {
       await Promise.all([receiver.start(), sink.start()]);
-      options.notifications = { smtpUrl: sink.url, smtpFrom: 'Compliance <alerts@compliance.test>' };
+      // The receiver listens on 127.0.0.1, which webhooks may reach only with the allowance.
+      options.notifications = { smtpUrl: sink.url, smtpFrom: 'Compliance <alerts@compliance.test>', webhookAllowPrivate: true };
     });
     afterAll(async () => {
       await Promise.all([receiver.stop(), sink.stop()]);

@@ -1,11 +1,16 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readdir, stat } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from '@jest/globals';
+import { accountKey } from '../src/domain/cloud/simulator/simulated-cloud.js';
+import { newId } from '../src/domain/ids.js';
 import { PROJECT_ROOT } from '../src/paths.js';
+import { openDatabase } from '../src/storage/database.js';
+import { KyselyCloudInventoryRepository } from '../src/storage/repositories/cloud-inventory.js';
+import { KyselyDryRunRepository } from '../src/storage/repositories/conductor.js';
 import { eventually } from './eventually.js';
 import { basic } from './server.js';
 
@@ -70,6 +75,25 @@ describe('operator', () => {
     });
   });
 
+  it('sizes the simulated cloud: creates an account of the resources asked for, printed as JSON, naming the database on stderr', async () => {
+    const env = await scratchEnv();
+    const admin = (...args: string[]) => run(process.execPath, [...TSX, 'server/src/admin.ts', 'simulator', 'accounts', 'create', ...args], { cwd: PROJECT_ROOT, env });
+    const { stdout, stderr } = await admin('--provider', 'provider_a', '--resources', '3000', '--json');
+    const created = JSON.parse(stdout) as { provider: string; account: string; resources: number; role_arn: string };
+    expect(created).toEqual({ provider: 'provider_a', account: expect.stringMatching(/^\d{12}$/), resources: 3000, role_arn: `arn:prova:iam::${created.account}:role/compliance-scanner` });
+    expect(stderr).toBe(`database: SQLite ${env.DATABASE_URL!.slice('sqlite:'.length)}\n`);
+    const database = openDatabase(env.DATABASE_URL!);
+    try {
+      expect(await new KyselyCloudInventoryRepository(database.db).count(accountKey('provider_a', created.account))).toBe(3000);
+    } finally {
+      await database.close();
+    }
+    const subscription = JSON.parse((await admin('--provider', 'provider_b', '--resources', '10', '--json')).stdout) as Record<string, unknown>;
+    expect(subscription).toEqual({ provider: 'provider_b', account: expect.stringMatching(/^[0-9a-f-]{36}$/), resources: 10, subscription_id: subscription.account });
+    await expect(admin('--provider', 'provider_a', '--resources', '5', '--account', created.account)).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/already exists/) });
+    await expect(admin('--provider', 'provider_c', '--resources', '5')).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/--provider must be one of/) });
+  });
+
   it('stops on bad configuration with a message naming the variable', async () => {
     const env = { ...(await scratchEnv()), PORT: 'eighty' };
     const child = spawn(process.execPath, [...TSX, 'server/src/main.ts'], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -79,7 +103,7 @@ describe('operator', () => {
     expect(stderr).toMatch(/configuration error: PORT: must be a whole number/);
   });
 
-  it('on SIGTERM, finishes the request in flight, refuses new connections and exits 0', async () => {
+  it('on SIGTERM, finishes the request in flight, answers /readyz 503 meanwhile and exits 0', async () => {
     const { child, port, output } = await startServer({ ...(await scratchEnv()), CONDUCTOR_ROOT_SECRET: 'drain-test-root-secret' });
     const exited = exitOf(child);
 
@@ -94,12 +118,77 @@ describe('operator', () => {
 
     child.kill('SIGTERM');
     await eventually(() => expect(output()).toMatch(/SIGTERM received: draining/), { timeout: 5_000 });
-    await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
+    const readiness = await fetch(`http://127.0.0.1:${port}/readyz`);
+    expect(readiness.status).toBe(503);
+    expect(await readiness.json()).toEqual({ status: 'draining' });
 
     socket.write('\r\n');
     await ended;
     expect(response).toMatch(/^HTTP\/1\.1 200 /);
     expect(await exited).toBe(0);
     expect(output()).toMatch(/stopped/);
+  });
+
+  it('on SIGTERM, answers every client long-polling a dry-run at once with its current state', async () => {
+    const env: NodeJS.ProcessEnv = { ...(await scratchEnv()), CONDUCTOR_ROOT_SECRET: 'drain-test-root-secret', SHUTDOWN_TIMEOUT_MS: '20000' };
+    const { child, port } = await startServer(env);
+    const exited = exitOf(child);
+    // A dry-run another server process is computing: nothing in this one finishes it.
+    const database = openDatabase(env.DATABASE_URL!);
+    const id = newId();
+    try {
+      await new KyselyDryRunRepository(database.db).insert({
+        id,
+        command: 'KILL',
+        status: 'RUNNING',
+        processFid: null,
+        accountName: null,
+        importResources: false,
+        compositionText: null,
+        errors: [],
+        plan: [],
+        jobId: null,
+        createdAt: Math.floor(Date.now() / 1000),
+        finishedAt: null,
+      });
+    } finally {
+      await database.close();
+    }
+
+    const authorization = basic('root', 'drain-test-root-secret');
+    const waiting = Array.from({ length: 10 }, () => fetch(`http://127.0.0.1:${port}/api/v0/dry-run/${id}?timeout=60`, { headers: { authorization } }));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const signalled = Date.now();
+    child.kill('SIGTERM');
+    const answers = await Promise.all(waiting);
+    expect(Date.now() - signalled).toBeLessThan(3_000);
+    for (const answer of answers) {
+      expect(answer.status).toBe(200);
+      expect(await answer.json()).toMatchObject({ id, status: 'RUNNING', finished_at: null });
+    }
+    expect(await exited).toBe(0);
+    expect(Date.now() - signalled).toBeLessThan(5_000);
+  });
+
+  it('creates its data directory owner-only (0700) and every data file in it readable by its owner only (0600)', async () => {
+    const data = join(await mkdtemp(join(tmpdir(), 'operator-')), 'data');
+    const env = {
+      ...process.env,
+      DATABASE_URL: `sqlite:${join(data, 'app.db')}`,
+      CONDUCTOR_ROOT_SECRET_FILE: join(data, 'conductor-root-secret'),
+      CONSOLE_ADMIN_PASSWORD_FILE: join(data, 'console-admin-password'),
+      PORT: '0',
+      DEMO_DATA: 'true',
+    };
+    const { child } = await startServer(env);
+    try {
+      expect((await stat(data)).mode & 0o777).toBe(0o700);
+      const files = (await readdir(data)).sort();
+      expect(files).toEqual(expect.arrayContaining(['app.db', 'app.db-wal', 'conductor-root-secret', 'console-admin-password', 'demo-credentials.json']));
+      for (const file of files) expect([file, (await stat(join(data, file))).mode & 0o777]).toEqual([file, 0o600]);
+    } finally {
+      child.kill('SIGTERM');
+      await exitOf(child);
+    }
   });
 });

@@ -1,8 +1,13 @@
+import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { beforeEach, describe, expect, it } from '@jest/globals';
+import { load } from 'js-yaml';
 import { GENERATED_DIR } from '../src/paths.js';
 import { describeEachDatabase } from './databases.js';
 import { basic, useTestServer, type TestServer } from './server.js';
+
+const run = promisify(execFile);
 
 describeEachDatabase('HTTP platform', (db) => {
   const testServer = useTestServer(db);
@@ -35,6 +40,33 @@ describeEachDatabase('HTTP platform', (db) => {
       expect(res.headers.get('content-type')).toMatch(/^application\/yaml/);
       const served = Buffer.from(await res.arrayBuffer());
       expect(served.equals(await readFile(`${GENERATED_DIR}/compliance/swagger.yaml`))).toBe(true);
+    });
+
+    it('serves the same document as JSON to a client that prefers application/json, and YAML to any other', async () => {
+      const bundle = load(await readFile(`${GENERATED_DIR}/compliance/swagger.yaml`, 'utf8'));
+      const json = await fetch(`${server.baseUrl}/v0/swagger`, { headers: { accept: 'application/json' } });
+      expect(json.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(await json.json()).toEqual(bundle);
+      for (const accept of ['*/*', 'application/yaml', 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8']) {
+        const yaml = await fetch(`${server.baseUrl}/v0/swagger`, { headers: { accept } });
+        expect(yaml.headers.get('content-type')).toMatch(/^application\/yaml/);
+      }
+      // A script in another language reads it with its standard library alone.
+      const script = 'import json, sys, urllib.request\n'
+        + 'request = urllib.request.Request(sys.argv[1], headers={"Accept": "application/json"})\n'
+        + 'document = json.load(urllib.request.urlopen(request))\n'
+        + 'print(document["swagger"], document["basePath"], len(document["paths"]))\n';
+      const { stdout } = await run('python3', ['-c', script, `${server.baseUrl}/v0/swagger`]);
+      expect(stdout.trim()).toBe(`2.0 /v0 ${Object.keys((bundle as { paths: object }).paths).length}`);
+    });
+
+    it('sends exactly the WWW-Authenticate challenge each spec documents', async () => {
+      for (const [api, path] of [['compliance', '/v0/environments'], ['conductor', '/api/v0/accounts']] as const) {
+        const spec = load(await readFile(`${GENERATED_DIR}/${api}/swagger.yaml`, 'utf8')) as { responses: Record<string, { headers?: Record<string, { enum?: string[] }> }> };
+        const documented = spec.responses.Unauthorized!.headers!['WWW-Authenticate']!.enum;
+        const res = await server.request('GET', path, { auth: null });
+        expect(documented).toEqual([res.headers.get('www-authenticate')]);
+      }
     });
   });
 
@@ -80,6 +112,12 @@ describeEachDatabase('HTTP platform', (db) => {
     it('reports liveness and readiness', async () => {
       expect((await server.request('GET', '/healthz', { auth: null })).body).toEqual({ status: 'ok' });
       expect((await server.request('GET', '/readyz', { auth: null })).body).toEqual({ status: 'ready' });
+    });
+
+    it('sends a browser that opens the root to the documentation', async () => {
+      const res = await fetch(`${server.baseUrl}/`, { redirect: 'manual' });
+      expect(res.status).toBe(302);
+      expect(res.headers.get('location')).toBe('/docs/');
     });
 
     it('serves Swagger UI listing every spec', async () => {

@@ -34,13 +34,15 @@ export interface TestServerOptions extends ServiceOptions {
   beforeHandler?: AppOptions['beforeHandler'];
   /** Plugins on the services' query builder only, e.g. one that simulates a database outage. */
   databasePlugins?: KyselyPlugin[];
+  /** Origins whose pages may call the APIs (CORS_ORIGINS). */
+  corsOrigins?: AppOptions['corsOrigins'];
 }
 
 export const basic = (user: string, secret: string) => `Basic ${Buffer.from(`${user}:${secret}`).toString('base64')}`;
 
 /** The whole app on port 0 over a test database, with response validation on. */
 export async function startTestServer(db: TestDatabase, options: TestServerOptions = {}): Promise<TestServer> {
-  const { archiveLimitBytes, beforeHandler, databasePlugins = [], ...serviceOptions } = options;
+  const { archiveLimitBytes, beforeHandler, databasePlugins = [], corsOrigins, ...serviceOptions } = options;
   const clock = new ManualClock(Date.UTC(2026, 5, 1, 12));
   const handle = databasePlugins.reduce((current, plugin) => ({ ...current, db: current.db.withPlugin(plugin) }), db.handle);
   const services = createServices(handle, clock, serviceOptions);
@@ -50,6 +52,7 @@ export async function startTestServer(db: TestDatabase, options: TestServerOptio
     validateResponses: true,
     ...(archiveLimitBytes !== undefined && { archiveLimitBytes }),
     ...(beforeHandler && { beforeHandler }),
+    ...(corsOrigins && { corsOrigins }),
   });
   const server = app.express.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
@@ -92,7 +95,10 @@ export async function startTestServer(db: TestDatabase, options: TestServerOptio
       }
       return { status: res.status, body: parsed, headers: res.headers, text };
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await services.evaluation.close();
+    },
   };
   await testServer.useNewTenant();
   return testServer;

@@ -55,6 +55,8 @@ export async function prepareMockDatabase(
 
   const template = resolve(dirname(databasePath), 'mock-template.db');
   await rm(template, { force: true });
+  // VACUUM INTO fills an empty file as it is, so the copy keeps the owner-only mode of every data file.
+  await writeFile(template, '', { mode: 0o600 });
   await sql`VACUUM INTO ${template}`.execute(db);
   const tables = (
     await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`.execute(db)
@@ -63,7 +65,7 @@ export async function prepareMockDatabase(
     (await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name = 'sqlite_sequence'`.execute(db)).rows.length > 0;
 
   const all: MockCredentials = { api_client: { ...MOCK_DEMO_CLIENT }, ...credentials };
-  await mkdir(dirname(credentialsFile), { recursive: true });
+  await mkdir(dirname(credentialsFile), { recursive: true, mode: 0o700 });
   await writeFile(credentialsFile, `${JSON.stringify(all, null, 2)}\n`, { mode: 0o600 });
   // The seed also wrote demo-credentials.json with the random secret; keep it truthful.
   await writeFile(resolve(dirname(credentialsFile), 'demo-credentials.json'), `${JSON.stringify(MOCK_DEMO_CLIENT, null, 2)}\n`, { mode: 0o600 });

@@ -69,7 +69,7 @@ export async function seedDemoData(services: Services, credentialsFile: string):
   await seedConductorDemo(services, { name: 'prod-main', accountId: '123456789012' });
 
   const credentials = { client_id: client.clientId, client_secret: secret };
-  await mkdir(dirname(credentialsFile), { recursive: true });
+  await mkdir(dirname(credentialsFile), { recursive: true, mode: 0o700 });
   await writeFile(credentialsFile, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
   console.log(`demo data created; demo API client (also in ${credentialsFile}):`);
   console.log(`  client_id:     ${credentials.client_id}`);

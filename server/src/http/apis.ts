@@ -14,8 +14,8 @@ export interface OperationInfo {
   path: string;
   /** Declared statuses, as strings: '200', '404', ... */
   statuses: string[];
-  /** Media type of each declared success response that has a body. */
-  responseMediaTypes: Record<string, string>;
+  /** Media types of each declared response that has a body, in the spec's order (the first is the default). */
+  responseMediaTypes: Record<string, string[]>;
   /** The spec requires a JSON request body. (Archives are judged by the archive reader, which says what is wrong.) */
   jsonBodyRequired: boolean;
 }
@@ -45,10 +45,10 @@ export function listOperations(openapi: Record<string, unknown>): OperationInfo[
       const op = item[method];
       if (!op?.operationId) continue;
       const responses = op.responses ?? {};
-      const responseMediaTypes: Record<string, string> = {};
+      const responseMediaTypes: Record<string, string[]> = {};
       for (const [status, response] of Object.entries(responses)) {
-        const mediaType = Object.keys(response.content ?? {})[0];
-        if (mediaType) responseMediaTypes[status] = mediaType;
+        const mediaTypes = Object.keys(response.content ?? {});
+        if (mediaTypes.length > 0) responseMediaTypes[status] = mediaTypes;
       }
       operations.push({
         operationId: op.operationId,

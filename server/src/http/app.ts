@@ -1,7 +1,6 @@
 import express, { type Express, type RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { sql } from 'kysely';
-import swaggerUi from 'swagger-ui-express';
 import { AppError } from '../domain/errors.js';
 import type { Services } from '../services.js';
 import { API_NAMES, loadApiDocument, type ApiDocument, type ApiName } from './apis.js';
@@ -10,12 +9,16 @@ import { conductorHandlers } from './conductor/index.js';
 import { authorizeCompliance } from './compliance/authorization.js';
 import { authorizeConductor } from './conductor/authorization.js';
 import { consoleHandlers } from './console/index.js';
+import type { CorsOrigins } from '../config.js';
 import { mountConsole } from './console-app.js';
+import { crossOrigin } from './cors.js';
+import { mountDocs } from './docs.js';
 import type { HandlerContext } from './context.js';
 import { errorRenderer } from './errors.js';
 import { bindOperations, dispatcher } from './registry.js';
 import { withPrecompiledRoutes } from './route-lookup.js';
 import { basicAuth, consoleSecurity, type SecurityHandler } from './security.js';
+import { refuseInvalidText } from './text.js';
 
 export interface AppOptions {
   services: Services;
@@ -31,6 +34,8 @@ export interface AppOptions {
   beforeHandler?: (api: ApiName, operationId: string) => void | Promise<void>;
   /** The stateful mock only (`MOCK_RESET=true`): restores the demo state; mounted as `POST /mock/reset`. */
   mockReset?: () => Promise<number>;
+  /** Origins whose pages may call the APIs from a browser (CORS_ORIGINS); unset, cross-origin calls are refused. */
+  corsOrigins?: CorsOrigins;
 }
 
 export interface App {
@@ -64,13 +69,14 @@ function bodyParsers(api: ApiName, archiveLimitBytes: number): RequestHandler[] 
   return [json, express.raw({ limit: archiveLimitBytes, type: ['application/x-tar', 'application/octet-stream'] })];
 }
 
-/** One API mounted at its base path: parse, validate (security first), dispatch, render errors. */
+/** One API mounted at its base path: parse, validate (security first), refuse text no store keeps, dispatch, render errors. */
 function mountApi(app: Express, api: ApiDocument, options: AppOptions, context: HandlerContext): void {
   const table = bindOperations(api, HANDLERS[api.name]);
   const validator = OpenApiValidator.middleware({
     apiSpec: structuredClone(api.openapi) as never,
     validateApiSpec: false,
-    validateRequests: { allowUnknownQueryParameters: false },
+    // Every problem of a request, not only the first: a 400 lists them all (errors.ts caps what it renders).
+    validateRequests: { allowUnknownQueryParameters: false, allErrors: true },
     validateResponses: options.validateResponses ? { allErrors: true } : false,
     validateSecurity: { handlers: securityHandlers(api.name, options.services) },
     validateFormats: true,
@@ -79,8 +85,10 @@ function mountApi(app: Express, api: ApiDocument, options: AppOptions, context: 
   app.use(
     api.basePath,
     inOneLayer([
+      ...(options.corsOrigins ? [crossOrigin(api, options.corsOrigins)] : []),
       ...bodyParsers(api.name, options.archiveLimitBytes ?? 10 * 1024 * 1024),
       ...withPrecompiledRoutes(validator, api),
+      refuseInvalidText(),
       // Group policies and rbac: after authentication and validation, before any handler runs.
       ...(api.name === 'compliance' ? [authorizeCompliance(api, options.services)] : []),
       ...(api.name === 'conductor' ? [authorizeConductor(api, options.services.rbac)] : []),
@@ -124,12 +132,18 @@ export function createApp(options: AppOptions): App {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // Query strings decode as application/x-www-form-urlencoded (node:querystring: `+` and `%20` are a space). The
+  // specs let reserved characters through unencoded (allowReserved, scripts/pipeline.ts), so this decoding is the
+  // only one, and the validator judges its result.
+  app.set('query parser', 'simple');
   // While draining, every answer closes its connection, so keep-alive clients do not hold the shutdown up.
   app.use((_req, res, next) => {
     if (draining) res.set('Connection', 'close');
     next();
   });
 
+  // Someone who opens the server's address in a browser is looking for the documentation.
+  app.get('/', (_req, res) => res.redirect(302, '/docs/'));
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
@@ -155,18 +169,7 @@ export function createApp(options: AppOptions): App {
     });
   }
 
-  for (const api of Object.values(apis)) {
-    app.get(`/docs/specs/${api.name}.yaml`, (_req, res) => {
-      res.type('application/yaml').send(api.swaggerYaml);
-    });
-  }
-  // serveFiles writes swagger-ui-init.js from its options, so both calls get the same ones.
-  const docsOptions = {
-    explorer: true,
-    customSiteTitle: 'API documentation',
-    swaggerOptions: { urls: API_NAMES.map((name) => ({ url: `/docs/specs/${name}.yaml`, name })) },
-  };
-  app.use('/docs', swaggerUi.serveFiles(undefined, docsOptions), swaggerUi.setup(undefined, docsOptions));
+  mountDocs(app, apis);
 
   // The console's pages at /console; it passes everything under /console/api on to the console API below.
   mountConsole(app);

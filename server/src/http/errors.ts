@@ -69,11 +69,21 @@ interface ValidatorError {
 const isValidatorError = (error: unknown): error is ValidatorError =>
   typeof error === 'object' && error !== null && typeof (error as { status?: unknown }).status === 'number';
 
-/** `/body/provider_options/regions/0` or `.query.max_items` → `provider_options.regions[0]` / `query.max_items`. */
+/**
+ * `/body/provider_options/regions/0`, `.query.max_items` or `.params.id` → `provider_options.regions[0]`,
+ * `query.max_items`, `path.id`: the compliance and console messages name body fields bare, as their users send them.
+ */
 function fieldOf(path: string): string {
   const parts = path.replace(/^[./]/, '').split(/[./]/).filter(Boolean);
   if (parts[0] === 'body') parts.shift();
+  if (parts[0] === 'params') parts[0] = 'path';
   return parts.map((p, i) => (/^[0-9]+$/.test(p) ? `[${p}]` : i === 0 ? p : `.${p}`)).join('') || 'body';
+}
+
+/** The conductor's `location` of a request problem: `body.alias`, `query.timeout`, `path.process`. */
+function locationOf(field: string, path: string): string {
+  const inBody = /^[./]?body([./]|$)/.test(path) || !/^[./]?(query|params|path|headers)([./]|$)/.test(path);
+  return inBody && field !== 'body' ? `body.${field}` : field;
 }
 
 /** The validator's wording, made to read after a field name: `must have required property 'x'` → `is required`. */
@@ -86,27 +96,67 @@ function ruleOf(message: string | undefined): string {
 const TYPE_MISMATCH = /^must be (string|integer|number|boolean|object|array|null)$/;
 
 /**
- * One line per field. A field that accepts alternatives (`oneOf`: an integer or a string of digits) fails every
- * branch; only the rule that matters is kept: a broken bound if there is one, otherwise the accepted types.
+ * The most problems one 400 lists. The validator reports every problem (ajv's allErrors), so a body of a
+ * hundred thousand bad array items would otherwise come back as a message of megabytes.
  */
-function describeProblems(errors: Array<{ path?: string; message?: string }>): string {
-  const byField = new Map<string, string[]>();
+export const MAX_LISTED_PROBLEMS = 100;
+
+interface Problem {
+  field: string;
+  location: string;
+  rule: string;
+}
+
+/**
+ * One problem per rule broken, in the order found. A field that accepts alternatives (`oneOf`: an integer or a
+ * string of digits) fails every branch; only the rule that matters is kept: a broken bound if there is one,
+ * otherwise the accepted types.
+ */
+function problemsOf(errors: Array<{ path?: string; message?: string }>): Problem[] {
+  const byField = new Map<string, { location: string; rules: string[] }>();
   for (const e of errors) {
     const field = fieldOf(e.path ?? '');
-    byField.set(field, [...(byField.get(field) ?? []), ruleOf(e.message)]);
+    const entry = byField.get(field) ?? { location: locationOf(field, e.path ?? ''), rules: [] };
+    const rule = ruleOf(e.message);
+    if (!entry.rules.includes(rule)) entry.rules.push(rule);
+    byField.set(field, entry);
   }
-  const lines: string[] = [];
-  for (const [field, rules] of byField) {
+  const problems: Problem[] = [];
+  for (const [field, { location, rules }] of byField) {
     const alternatives = rules.some((r) => /match exactly one schema in oneOf/.test(r));
     if (!alternatives) {
-      lines.push(...rules.map((rule) => `${field}: ${rule}`));
+      problems.push(...rules.map((rule) => ({ field, location, rule })));
       continue;
     }
     const specific = rules.filter((r) => !/oneOf/.test(r) && !TYPE_MISMATCH.test(r));
     const types = rules.flatMap((r) => TYPE_MISMATCH.exec(r)?.[1] ?? []);
-    lines.push(`${field}: ${specific.length > 0 ? specific.join(', ') : `must be ${types.join(' or ')}`}`);
+    problems.push({ field, location, rule: specific.length > 0 ? specific.join(', ') : `must be ${types.join(' or ')}` });
   }
-  return lines.join('; ');
+  return problems;
+}
+
+/** Every problem, up to MAX_LISTED_PROBLEMS, as one message (`field: rule; field: rule`) and as conductor details. */
+function describeProblems(errors: Array<{ path?: string; message?: string }>): { message: string; details: ErrorDetail[] } {
+  const problems = problemsOf(errors);
+  const listed = problems.slice(0, MAX_LISTED_PROBLEMS);
+  const rest = problems.length - listed.length;
+  const lines = listed.map((p) => `${p.field}: ${p.rule}`);
+  if (rest > 0) lines.push(`and ${rest} more problem${rest === 1 ? '' : 's'}`);
+  return {
+    message: lines.join('; '),
+    details: listed.map((p) => ({ code: p.location, message: `${p.field}: ${p.rule}`, location: p.location })),
+  };
+}
+
+/**
+ * The conductor lists each problem in `errors`. A 400 raised with a message alone (`field: rule`, as
+ * AppError.invalid and the body parser make them) becomes the one detail it describes.
+ */
+function detailsOf(error: AppError): ErrorDetail[] {
+  if (error.details.length > 0 || STATUS_OF[error.code] !== 400) return error.details;
+  const match = /^([A-Za-z_][\w.[\]-]*|Content-Type): (.+)$/s.exec(error.message);
+  const location = match ? match[1]! : 'request';
+  return [{ code: location, message: error.message, location }];
 }
 
 /**
@@ -123,7 +173,8 @@ export function toAppError(error: unknown): AppError {
     case 400: {
       const errors = error.errors ?? [];
       const missing = errors.length > 0 && errors.every((e) => /required/.test(e.message ?? ''));
-      return new AppError(missing ? 'missing_parameter' : 'invalid_parameter', describeProblems(errors) || error.message || 'invalid request');
+      const { message, details } = describeProblems(errors);
+      return new AppError(missing ? 'missing_parameter' : 'invalid_parameter', message || error.message || 'invalid request', { details });
     }
     case 401:
       // The validator refuses a missing X-CSRF-Token header itself; it checks the session cookie first, so a
@@ -148,7 +199,7 @@ export function toAppError(error: unknown): AppError {
 
 function body(api: ApiName, status: number, error: AppError, message: string): unknown {
   if (api === 'conductor') {
-    const errors: ErrorDetail[] = error.details;
+    const errors: ErrorDetail[] = detailsOf(error);
     return { code: status, message, errors };
   }
   return { type: TYPE_OF[error.code], code: status, message };

@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import { csrfMatches } from '../domain/console/sessions.js';
+import { textProblem } from '../domain/text.js';
 import type { Services } from '../services.js';
 import { SESSION_COOKIE, cookieOf } from './console/cookies.js';
 import type { ConsolePrincipal } from './console/types.js';
@@ -17,7 +18,10 @@ declare global {
   }
 }
 
-/** Reads `Authorization: Basic base64(user:secret)`; undefined when absent or malformed. */
+/**
+ * Reads `Authorization: Basic base64(user:secret)`; undefined when absent or malformed. A user name or secret that
+ * is not storable text (a NUL, a lone surrogate) is malformed: refused as bad credentials before any lookup.
+ */
 export function basicCredentials(req: Request): { user: string; secret: string } | undefined {
   const header = req.headers.authorization;
   if (!header) return undefined;
@@ -26,7 +30,10 @@ export function basicCredentials(req: Request): { user: string; secret: string }
   const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon <= 0) return undefined;
-  return { user: decoded.slice(0, colon), secret: decoded.slice(colon + 1) };
+  const user = decoded.slice(0, colon);
+  const secret = decoded.slice(colon + 1);
+  if (textProblem(user) !== undefined || textProblem(secret) !== undefined) return undefined;
+  return { user, secret };
 }
 
 export type SecurityHandler = (req: Request) => Promise<boolean>;

@@ -1,7 +1,7 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type MigrationProvider, type SqliteDialectConfig } from 'kysely';
+import { CompiledQuery, Kysely, sql, Migrator, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type MigrationProvider, type SqliteDialectConfig } from 'kysely';
 import pg from 'pg';
 import { migrations } from './migrations/index.js';
 import type { Database } from './schema.js';
@@ -52,14 +52,41 @@ function withStatementCache(sqlite: SqliteDatabase.Database): SqliteDialectConfi
   };
 }
 
+/**
+ * SQLite's default BEGIN (DEFERRED) takes the write lock only at a transaction's first write, so a transaction that
+ * reads a row and then rewrites it may have read a version another process was overwriting; and a reader that
+ * turns writer then fails with SQLITE_BUSY instead of waiting. BEGIN IMMEDIATE takes the write lock up front
+ * (waiting up to busy_timeout): writers run one after the other, each reading what the previous one committed.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly config: SqliteDialectConfig) {
+    super(config);
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.config);
+  }
+}
+
 function openSqlite(path: string): DatabaseHandle {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:' && path !== '') {
+    // The database holds credentials' hashes and everything else: its directory and file are the owner's only.
+    // SQLite gives the -wal and -shm files the main file's mode.
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    closeSync(openSync(path, 'a', 0o600));
+  }
   const sqlite = new SqliteDatabase(path);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 
@@ -75,12 +102,46 @@ function openPostgres(connectionString: string, schema: string | undefined): Dat
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
-/** Brings the schema up to date. Safe to run from several processes at once: the migrator takes a lock. */
+/** PostgreSQL advisory lock keys (any two bigints; these spell "migrate" and "startup"). */
+const MIGRATION_LOCK = 0x6d69677261746500n;
+const STARTUP_LOCK = 0x7374617274757000n;
+
+/**
+ * Runs `work` while this process holds a PostgreSQL session advisory lock on `key`, taken on a connection of its
+ * own; processes that want the same lock wait their turn. A lock is scoped to the database, so the key is mixed
+ * with the schema: test schemas sharing one database do not wait for each other. SQLite: runs `work` as it is.
+ */
+async function withAdvisoryLock<T>(handle: DatabaseHandle, key: bigint, work: () => Promise<T>): Promise<T> {
+  if (handle.dialect !== 'postgres') return work();
+  const id = sql`${key.toString()}::bigint # hashtext(coalesce(current_schema(), ''))::bigint`;
+  return handle.db.connection().execute(async (connection) => {
+    await sql`select pg_advisory_lock(${id})`.execute(connection);
+    try {
+      return await work();
+    } finally {
+      await sql`select pg_advisory_unlock(${id})`.execute(connection);
+    }
+  });
+}
+
+/**
+ * What a process does before it serves, run by one process at a time on a PostgreSQL database (the others wait,
+ * then find the work done): with migrations, creating the root user, the default organization and demo data.
+ */
+export function withStartupLock<T>(handle: DatabaseHandle, work: () => Promise<T>): Promise<T> {
+  return withAdvisoryLock(handle, STARTUP_LOCK, work);
+}
+
+/**
+ * Brings the schema up to date. Safe to run from several processes at once: Kysely's migrator serialises the
+ * migrations themselves, but creates its own tables first, unguarded, and two processes doing that at once on a
+ * fresh PostgreSQL database collide on the catalog; so the whole run happens under an advisory lock.
+ */
 export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {
   // The migrator looks for its own tables across every schema; naming the schema keeps databases that share a
   // server (one schema per test suite) from seeing each other's.
   const migrator = new Migrator({ db: handle.db, provider, ...(handle.schema && { migrationTableSchema: handle.schema }) });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await withAdvisoryLock(handle, MIGRATION_LOCK, () => migrator.migrateToLatest());
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, { cause: error });

@@ -3,6 +3,8 @@
  * documents as JSON text, so that one set of queries and migrations serves SQLite and PostgreSQL alike;
  * repositories translate rows into domain records.
  */
+import type { Generated } from 'kysely';
+
 export interface OrganizationsTable {
   id: string;
   name: string;
@@ -39,6 +41,8 @@ export interface EnvironmentsTable {
   last_scan_at: number | null;
   scan_status: string | null;
   created_at: number;
+  /** Insertion order (migration 0010), breaking ties of `created_at`; assigned by the database. */
+  created_seq: Generated<number>;
   updated_at: number;
 }
 
@@ -50,6 +54,8 @@ export interface ScansTable {
   message: string | null;
   remediation_error: number;
   created_at: number;
+  /** Insertion order (migration 0010), breaking ties of `created_at`; assigned by the database. */
+  created_seq: Generated<number>;
   updated_at: number;
   finished_at: number | null;
   /** ResourceSummary of a finished scan, JSON. */
@@ -139,6 +145,8 @@ export interface EventsTable {
   /** resource_diff or compliance_diff, JSON. */
   detail: string;
   created_at: number;
+  /** Insertion order (migration 0010), breaking ties of `created_at`; assigned by the database. */
+  created_seq: Generated<number>;
   /** Orders events created in the same second. */
   seq: number;
 }
@@ -179,6 +187,8 @@ export interface UsersTable {
   owner: number;
   status: string;
   created_at: number;
+  /** Insertion order (migration 0010), breaking ties of `created_at`; assigned by the database. */
+  created_seq: Generated<number>;
   updated_at: number;
 }
 
@@ -213,6 +223,8 @@ export interface NotificationsTable {
   /** Kept in clear: it keys the HMAC of every delivery. Never shown. */
   webhook_secret: string | null;
   created_at: number;
+  /** Insertion order (migration 0010), breaking ties of `created_at`; assigned by the database. */
+  created_seq: Generated<number>;
   created_by: string;
   updated_at: number;
   updated_by: string;
@@ -299,6 +311,8 @@ export interface InvitesTable {
   expires_at: number | null;
   accepted_at: number | null;
   created_at: number;
+  /** Insertion order (migration 0010), breaking ties of `created_at`; assigned by the database. */
+  created_seq: Generated<number>;
   updated_at: number;
 }
 
@@ -351,6 +365,8 @@ export interface ConductorProcessesTable {
   version: number;
   released_at: number | null;
   created_at: number;
+  /** Insertion order (migration 0010), breaking ties of `created_at`; assigned by the database. */
+  created_seq: Generated<number>;
   updated_at: number;
 }
 

@@ -1,27 +1,23 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CONSOLE_DIST } from '../../src/http/console-app.js';
 import { PROJECT_ROOT } from '../../src/paths.js';
 import { DATABASE_TARGETS, openTestDatabase, type TestDatabase } from '../databases.js';
 import { eventually } from '../eventually.js';
+import { hasChromium, launchChromium, SCREENSHOTS } from './chromium.js';
 import { basic, startTestServer, type TestServer } from '../server.js';
 
 /**
  * The console in a real browser against the real server: Debian's chromium driven by playwright-core (no browser
  * download). Screenshots of every step go to reports/screenshots/, kept as the run's artifacts.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
-const SCREENSHOTS = join(PROJECT_ROOT, 'reports', 'screenshots');
 
 const EMAIL = 'console.tester@example.org';
 const PASSWORD = 'a-long-console-password';
 
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`browser tests skipped: ${CHROMIUM} not found (apt-get install chromium)`);
 
 /** Newest modification time under a path, in milliseconds. */
 function newest(path: string): number {
@@ -141,7 +137,7 @@ describeBrowser('the web console in chromium', () => {
     // An organization of its own: the test server's default one already holds the API client the other tests use.
     const organization = await server.services.organizations.ensure('console-browser-tests');
     await server.services.consoleAuth.createUser(organization.id, EMAIL, PASSWORD, { firstName: 'Casey', lastName: 'Tester' });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'en-US', timezoneId: 'UTC' });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });
     page = await context.newPage();

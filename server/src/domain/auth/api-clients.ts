@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { randomToken } from '../ids.js';
+import { characterCount } from '../text.js';
 import type { ApiClient, ApiClientOrder, ApiClientRepository, Page, PageRequest, SortDirection } from '../../storage/repositories/types.js';
 import { RecentlyRead, type RecentlyReadOptions } from './recently-read.js';
 import { digestMatches, hashSecret, secretDigest } from './secrets.js';
@@ -20,7 +21,7 @@ const newClientId = (): string => `cl_${randomToken(16)}`;
 
 function checkName(name: string): string {
   const trimmed = name.trim();
-  if (trimmed.length === 0 || trimmed.length > 100) throw AppError.invalid('name', 'must be 1 to 100 characters');
+  if (trimmed.length === 0 || characterCount(trimmed) > 100) throw AppError.invalid('name', 'must be 1 to 100 characters');
   return trimmed;
 }
 
@@ -107,20 +108,25 @@ export class ApiClientService {
 
   /** Issues a new secret; a previous one stops working at once (the seed allows five minutes). */
   async generateSecret(orgId: string, clientId: string): Promise<IssuedCredentials> {
-    const client = await this.get(orgId, clientId);
     const secret = randomToken(SECRET_BYTES);
-    const updated: ApiClient = { ...client, status: 'Active', secretHash: hashSecret(secret), secretCreatedAt: this.clock.nowSeconds() };
-    await this.clients.update(updated);
+    const now = this.clock.nowSeconds();
+    const updated = await this.clients.modify(clientId, (client) => {
+      if (client.orgId !== orgId) throw AppError.notFound('API client', clientId);
+      return { ...client, status: 'Active', secretHash: hashSecret(secret), secretCreatedAt: now };
+    });
+    if (!updated) throw AppError.notFound('API client', clientId);
     this.verified.forget(clientId);
     return { client: updated, secret };
   }
 
   /** Revokes the active secret at once; the client stays, with status Secret Revoked. */
   async revokeSecret(orgId: string, clientId: string): Promise<ApiClient> {
-    const client = await this.get(orgId, clientId);
-    if (client.status !== 'Active') throw new AppError('conflict', `API client ${clientId} has no active secret to revoke`);
-    const updated: ApiClient = { ...client, status: 'Secret Revoked', secretHash: null, secretCreatedAt: null };
-    await this.clients.update(updated);
+    const updated = await this.clients.modify(clientId, (client) => {
+      if (client.orgId !== orgId) throw AppError.notFound('API client', clientId);
+      if (client.status !== 'Active') throw new AppError('conflict', `API client ${clientId} has no active secret to revoke`);
+      return { ...client, status: 'Secret Revoked', secretHash: null, secretCreatedAt: null };
+    });
+    if (!updated) throw AppError.notFound('API client', clientId);
     this.verified.forget(clientId);
     return updated;
   }

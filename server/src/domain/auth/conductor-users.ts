@@ -52,7 +52,7 @@ export class ConductorUserService {
       return undefined;
     }
     const secret = randomToken(32);
-    await mkdir(dirname(source.file), { recursive: true });
+    await mkdir(dirname(source.file), { recursive: true, mode: 0o700 });
     await writeFile(source.file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
     await save(secret);
     return source.file;

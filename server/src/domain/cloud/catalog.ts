@@ -7,7 +7,7 @@ import type { Provider } from './providers.js';
 export interface ResourceTypeInfo {
   type: string;
   global: boolean;
-  /** Surveyed by default and suggested by the metadata endpoint. */
+  /** Suggested by the metadata endpoint (`recommended_types`); a new environment surveys every type unless told otherwise. */
   recommended: boolean;
   /** Permissions a role needs to list the type and read the configuration its rules look at. */
   surveyActions: string[];

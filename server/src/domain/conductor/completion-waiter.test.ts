@@ -30,4 +30,16 @@ describe('waiting for dry-runs to finish', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(queries.length).toBe(polls);
   });
+
+  it('on close, ends every wait at once, and later waits do not wait', async () => {
+    const waiter = new CompletionWaiter(async () => [], 60_000);
+    const waits = Array.from({ length: 10 }, (_, i) => waiter.wait(`d${i % 3}`, 60_000));
+    waiter.close();
+    await Promise.all(waits);
+    expect(waiter.waitingCount).toBe(0);
+    const started = Date.now();
+    await waiter.wait('later', 60_000);
+    expect(Date.now() - started).toBeLessThan(100);
+    expect(waiter.waitingCount).toBe(0);
+  });
 });

@@ -2,11 +2,14 @@
  * Lets any number of requests wait for items (dry-runs) to finish without costing anything while they wait.
  * A waiter is resolved by `notify`, which the job that finishes an item calls in this server process; a result
  * finished by another server process sharing the database is found by one poll for every waited-on item at
- * once, every `pollMs` while anyone waits (and not at all otherwise). A waiter also ends at its timeout.
+ * once, every `pollMs` while anyone waits (and not at all otherwise). A waiter also ends at its timeout, and at
+ * `close`, which a draining server calls so that long polls answer with the current state instead of holding up
+ * the shutdown.
  */
 export class CompletionWaiter {
   private readonly waiting = new Map<string, Set<() => void>>();
   private timer: NodeJS.Timeout | undefined;
+  private closed = false;
 
   constructor(
     /** Those of `ids` that have finished. */
@@ -14,8 +17,12 @@ export class CompletionWaiter {
     private readonly pollMs = 1_000,
   ) {}
 
-  /** Resolves when `id` is notified or found finished, or after `timeoutMs`, whichever comes first. */
+  /**
+   * Resolves when `id` is notified or found finished, or after `timeoutMs`, whichever comes first; at once after
+   * `close`.
+   */
   wait(id: string, timeoutMs: number): Promise<void> {
+    if (this.closed) return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timeout);
@@ -34,6 +41,12 @@ export class CompletionWaiter {
 
   notify(id: string): void {
     for (const done of [...(this.waiting.get(id) ?? [])]) done();
+  }
+
+  /** Ends every wait now and every later one at once. */
+  close(): void {
+    this.closed = true;
+    for (const id of [...this.waiting.keys()]) this.notify(id);
   }
 
   /** Items waited on right now; for tests and diagnostics. */

@@ -15,7 +15,7 @@ import { DRY_RUN_COMMANDS, isFinished, type DryRun, type DryRunCommand, type Pla
 
 /** The queue's job kind that computes a dry-run; its payload is `{ dryRunId }`. */
 export const DRY_RUN_JOB = 'conductor.dry-run';
-/** The longest `GET /dry-run/{id}?timeout=` waits, in seconds (the spec's maximum). */
+/** The longest `GET /dry-run/{id}?timeout=` waits, in seconds: any larger timeout is accepted and waits this long. */
 export const MAX_DRY_RUN_WAIT_SECONDS = 60;
 
 export interface DryRunServiceDeps {
@@ -116,6 +116,11 @@ export class DryRunService {
     if (isFinished((await this.read(id)).status)) this.deps.waiter.notify(id);
     await waited;
     return this.read(id);
+  }
+
+  /** Answers every `get` waiting for a result, and every later one, at once with the current state. */
+  stopWaiting(): void {
+    this.deps.waiter.close();
   }
 
   private async read(id: string): Promise<DryRun> {

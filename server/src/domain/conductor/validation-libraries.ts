@@ -5,6 +5,7 @@ import { isSupportedType } from '../cloud/catalog.js';
 import { PROVIDERS } from '../cloud/providers.js';
 import { AppError, type ErrorDetail } from '../errors.js';
 import { compileRule, RuleCompileError, type CompiledRule, type ResourceDocument } from '../rules/engine.js';
+import { characterCount } from '../text.js';
 import { isRecord, parseYamlFile, Problems } from './archive-yaml.js';
 import type { Composition, CompositionValidator } from './composition.js';
 
@@ -107,7 +108,7 @@ export function parseRules(text: string): ValidationRule[] {
       fail('resource_type', `resource_type must be a resource type of the catalog (e.g. PROVA.S3.Bucket) or '${EVERY_TYPE}'`);
     }
     if (typeof expression !== 'string' || expression.trim() === '') fail('expression', 'expression must be a CEL expression');
-    if (typeof message !== 'string' || message.trim() === '' || message.length > MAX_MESSAGE) {
+    if (typeof message !== 'string' || message.trim() === '' || characterCount(message) > MAX_MESSAGE) {
       fail('message', `message must be a non-empty string of at most ${MAX_MESSAGE} characters`);
     }
     if (!ok) return;

@@ -4,15 +4,21 @@ import { dirname } from 'node:path';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { newId, randomToken } from '../ids.js';
+import { characterCount } from '../text.js';
 import { hashSecret } from '../auth/secrets.js';
 import type { Organization, OrganizationRepository, SessionRepository, SignInFailureRepository, UserRepository } from '../../storage/repositories/types.js';
 import type { OrgUser } from '../users/types.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 
 export const SESSION_SECONDS = 12 * 3600;
-/** Sign-in attempts: failures allowed per email and per client address in the window, before refusing. */
+/**
+ * Sign-in attempts: failures allowed in the window, before refusing. The tight limit is per client address and
+ * email together, so that guesses from elsewhere cannot lock a user out; a much higher ceiling per email across
+ * all addresses still slows a guess spread over many addresses, and one per address a sweep over many emails.
+ */
 export const SIGN_IN_WINDOW_SECONDS = 15 * 60;
-export const MAX_FAILURES_PER_EMAIL = 10;
+export const MAX_FAILURES_PER_ADDRESS_AND_EMAIL = 10;
+export const MAX_FAILURES_PER_EMAIL = 100;
 export const MAX_FAILURES_PER_ADDRESS = 50;
 
 export interface ConsoleSession {
@@ -39,7 +45,7 @@ export class ConsoleAuthService {
 
   /** Creates a user who can sign in at once (the first admin, operators, tests). */
   async createUser(orgId: string, email: string, password: string, details: { owner?: boolean; firstName?: string; lastName?: string } = {}): Promise<OrgUser> {
-    if (password.length < 12) throw AppError.invalid('password', 'must be at least 12 characters');
+    if (characterCount(password) < 12) throw AppError.invalid('password', 'must be at least 12 characters');
     if (await this.users.findByEmail(email)) throw new AppError('conflict', `a user with email ${email} exists`);
     const now = this.clock.nowSeconds();
     const user: OrgUser = {
@@ -54,7 +60,7 @@ export class ConsoleAuthService {
       createdAt: now,
       updatedAt: now,
     };
-    await this.users.insert(user);
+    if (!(await this.users.insert(user))) throw new AppError('conflict', `a user with email ${email} exists`);
     return user;
   }
 
@@ -64,39 +70,51 @@ export class ConsoleAuthService {
    */
   async ensureAdmin(orgId: string, email: string, password: string | undefined, passwordFile: string): Promise<string | undefined> {
     if (await this.users.findByEmail(email)) return undefined;
+    // Another process starting on the same database may create the admin first; its admin is as good.
+    const createAdmin = (secret: string) =>
+      this.createUser(orgId, email, secret, { owner: true, firstName: 'Admin' }).then(
+        () => undefined,
+        (error: unknown) => {
+          if (!(error instanceof AppError && error.code === 'conflict')) throw error;
+        },
+      );
     if (password !== undefined) {
-      await this.createUser(orgId, email, password, { owner: true, firstName: 'Admin' });
+      await createAdmin(password);
       return undefined;
     }
     // A password written by an earlier start (over another database) is reused rather than replaced.
     const written = await readFile(passwordFile, 'utf8').then((text) => text.trim(), () => undefined);
     if (written) {
-      await this.createUser(orgId, email, written, { owner: true, firstName: 'Admin' });
+      await createAdmin(written);
       return undefined;
     }
     const generated = randomToken(18);
-    await mkdir(dirname(passwordFile), { recursive: true });
+    await mkdir(dirname(passwordFile), { recursive: true, mode: 0o700 });
     await writeFile(passwordFile, `${generated}\n`, { mode: 0o600, flag: 'wx' });
-    await this.createUser(orgId, email, generated, { owner: true, firstName: 'Admin' });
+    await createAdmin(generated);
     return passwordFile;
   }
 
-  async signIn(email: string, password: string, address: string): Promise<SignedIn> {
+  /** Signs in; a successful sign-in ends the session of `previousToken` (the cookie the browser still held). */
+  async signIn(email: string, password: string, address: string, previousToken?: string): Promise<SignedIn> {
     const now = this.clock.nowSeconds();
     const since = now - SIGN_IN_WINDOW_SECONDS;
-    const emailKey = `email:${email.toLowerCase()}`;
-    const addressKey = `address:${address}`;
+    const normalized = email.toLowerCase();
+    const limits = [
+      { key: `pair:${address} ${normalized}`, max: MAX_FAILURES_PER_ADDRESS_AND_EMAIL },
+      { key: `email:${normalized}`, max: MAX_FAILURES_PER_EMAIL },
+      { key: `address:${address}`, max: MAX_FAILURES_PER_ADDRESS },
+    ];
     // The attempt counts as a failure from the start, so that concurrent guesses count each other: of any number
     // sent at once, at most the limit get their password checked.
     const attemptId = newId();
-    await this.failures.record([emailKey, addressKey], now, attemptId);
-    const [byEmail, byAddress] = await Promise.all([this.failures.count(emailKey, since), this.failures.count(addressKey, since)]);
-    const overEmail = byEmail.count > MAX_FAILURES_PER_EMAIL;
-    const overAddress = byAddress.count > MAX_FAILURES_PER_ADDRESS;
-    if (overEmail || overAddress) {
+    await this.failures.record(limits.map(({ key }) => key), now, attemptId);
+    const counts = await Promise.all(limits.map(({ key }) => this.failures.count(key, since)));
+    const exceeded = counts.filter((counted, i) => counted.count > limits[i]!.max);
+    if (exceeded.length > 0) {
       // A refused attempt is not a failure of its own: waiting out the window is enough to try again.
       await this.failures.forgive(attemptId);
-      const oldest = Math.min(overEmail ? byEmail.oldest : Infinity, overAddress ? byAddress.oldest : Infinity);
+      const oldest = Math.min(...exceeded.map((counted) => counted.oldest));
       throw new AppError('rate_limited', 'Too many failed sign-in attempts; try again later', {
         retryAfter: Math.max(1, oldest + SIGN_IN_WINDOW_SECONDS - now),
       });
@@ -109,6 +127,7 @@ export class ConsoleAuthService {
     const token = randomToken(32);
     const session = { user, organization, csrfToken: randomToken(32), expiresAt: now + SESSION_SECONDS };
     await this.sessions.insert({ tokenHash: hashSecret(token), userId: user.id, orgId: user.orgId, csrfToken: session.csrfToken, createdAt: now, expiresAt: session.expiresAt });
+    if (previousToken) await this.sessions.delete(hashSecret(previousToken));
     return { ...session, token };
   }
 

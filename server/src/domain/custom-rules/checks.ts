@@ -3,6 +3,7 @@ import { familiesOf, type Provider } from '../cloud/providers.js';
 import { AppError } from '../errors.js';
 import type { Severity } from '../rules/catalog/rules.js';
 import { compileRule, RuleCompileError, type CompiledRule } from '../rules/engine.js';
+import { characterCount, firstCharacters } from '../text.js';
 import { CUSTOM_RULE_PROVIDERS, type CustomRuleProvider } from './types.js';
 
 export const SEVERITIES: readonly Severity[] = ['Informational', 'Low', 'Medium', 'High', 'Critical'];
@@ -30,12 +31,12 @@ const PROVIDERS_OF_PREFIX: Record<string, CustomRuleProvider[]> = {
 };
 
 /** The control a custom rule is reported under in one family. */
-export const controlId = (family: string, ruleName: string): string => `${family} CUSTOM ${ruleName.slice(0, CONTROL_NAME_LENGTH)}`;
+export const controlId = (family: string, ruleName: string): string => `${family} CUSTOM ${firstCharacters(ruleName, CONTROL_NAME_LENGTH)}`;
 
 export function checkName(value: string): string {
   const name = value.trim();
   if (name.length === 0) throw AppError.invalid('name', 'must not be blank');
-  if (name.length > MAX_NAME_LENGTH) throw AppError.invalid('name', `must be at most ${MAX_NAME_LENGTH} characters`);
+  if (characterCount(name) > MAX_NAME_LENGTH) throw AppError.invalid('name', `must be at most ${MAX_NAME_LENGTH} characters`);
   return name;
 }
 

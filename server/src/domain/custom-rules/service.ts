@@ -3,9 +3,11 @@ import { isSupportedType } from '../cloud/catalog.js';
 import type { Provider } from '../cloud/providers.js';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
-import { compileRule, type CompiledRule, type ResourceDocument } from '../rules/engine.js';
+import { compileRule, type CompiledRule, type RuleOutcome } from '../rules/engine.js';
+import type { EvaluationPool } from '../rules/evaluation-pool.js';
 import type { ActiveRule } from '../scans/rule-set.js';
-import type { Scan } from '../scans/types.js';
+import type { Scan, ScannedResource } from '../scans/types.js';
+import { yieldToEventLoop } from '../yield.js';
 import type {
   ApiClientRepository,
   CustomRuleRepository,
@@ -52,6 +54,8 @@ export interface CustomRuleServiceDeps {
   results: ScanResultRepository;
   apiClients: ApiClientRepository;
   clock: Clock;
+  /** Evaluates rule tests off the request thread. */
+  evaluation: Pick<EvaluationPool, 'test'>;
 }
 
 /** The engine reports a field the document lacks this way; for a test that is UNKNOWN rather than an error. */
@@ -108,29 +112,33 @@ export class CustomRuleService {
 
   /** PATCH semantics; the rule as it ends up is checked as a whole, as on create. */
   async update(orgId: string, clientId: string, id: string, input: UpdateCustomRuleInput): Promise<CustomRuleWithWarnings> {
-    const current = await this.get(orgId, id);
-    const resourceType = input.resource_type ?? current.resourceType;
-    const providers =
-      input.providers !== undefined || input.resource_type !== undefined
-        ? resolveProviders(resourceType, input.providers ?? current.providers)
-        : current.providers;
-    const ruleText = input.rule_text ?? current.ruleText;
-    compileText('rule_text', ruleText);
-    const next: CustomRule = {
-      ...current,
-      name: input.name === undefined ? current.name : checkName(input.name),
-      description: input.description ?? current.description,
-      providers,
-      resourceType,
-      ruleText,
-      severity: input.severity === undefined ? current.severity : checkSeverity(input.severity),
-      families: checkFamilies(input.families ?? current.families, providers),
-      // The rule now compiles and its type is supported, so an INVALID rule runs again unless told otherwise.
-      status: input.status === undefined ? (current.status === 'INVALID' ? 'ENABLED' : current.status) : checkStatus(input.status),
-      updatedAt: this.deps.clock.nowSeconds(),
-      updatedBy: await this.author(clientId),
-    };
-    if (!(await this.deps.rules.update(next))) throw new AppError('conflict', `name: a custom rule named '${next.name}' already exists`);
+    const author = await this.author(clientId);
+    const now = this.deps.clock.nowSeconds();
+    const next = await this.deps.rules.modify(orgId, id, (current) => {
+      const resourceType = input.resource_type ?? current.resourceType;
+      const providers =
+        input.providers !== undefined || input.resource_type !== undefined
+          ? resolveProviders(resourceType, input.providers ?? current.providers)
+          : current.providers;
+      const ruleText = input.rule_text ?? current.ruleText;
+      compileText('rule_text', ruleText);
+      return {
+        ...current,
+        name: input.name === undefined ? current.name : checkName(input.name),
+        description: input.description ?? current.description,
+        providers,
+        resourceType,
+        ruleText,
+        severity: input.severity === undefined ? current.severity : checkSeverity(input.severity),
+        families: checkFamilies(input.families ?? current.families, providers),
+        // The rule now compiles and its type is supported, so an INVALID rule runs again unless told otherwise.
+        status: input.status === undefined ? (current.status === 'INVALID' ? 'ENABLED' : current.status) : checkStatus(input.status),
+        updatedAt: now,
+        updatedBy: author,
+      };
+    });
+    if (!next) throw AppError.notFound('custom rule', id);
+    if (next === 'name_taken') throw new AppError('conflict', `name: a custom rule named '${input.name ?? ''}' already exists`);
     return { rule: next, warnings: lintRule(next.ruleText) };
   }
 
@@ -162,13 +170,19 @@ export class CustomRuleService {
     let after: string | null = null;
     for (;;) {
       const page = await this.deps.results.resourcesPage(input.scan_id, after, PAGE, [input.resource_type]);
-      for (const resource of page) {
-        const tested = testResource(rule, JSON.parse(resource.document) as ResourceDocument);
+      // The rule runs in a worker thread, which compiles it again from its text and budget.
+      const outcomes = await this.deps.evaluation.test(
+        { expression: rule.expression, budget: rule.budget },
+        page.map((resource) => resource.document),
+      );
+      for (const [index, outcome] of outcomes.entries()) {
+        const tested = testedResource(page[index]!, outcome);
         seen[tested.result] += 1;
         if (listed.length < MAX_TEST_RESOURCES) listed.push(tested);
       }
       if (page.length < PAGE) break;
       after = page[page.length - 1]!.resourceId;
+      await yieldToEventLoop();
     }
     const count = seen.PASS + seen.FAIL + seen.UNKNOWN + seen.ERROR;
     const result: TestedResource['result'] =
@@ -248,9 +262,10 @@ function checkStatus(value: string): Exclude<CustomRuleStatus, 'INVALID'> {
   throw AppError.invalid('status', 'must be ENABLED or DISABLED');
 }
 
-function testResource(rule: CompiledRule, document: ResourceDocument): TestedResource {
-  const outcome = rule.evaluate(document);
-  const base = { id: document.id, type: document.type };
+/** A rule over its evaluation budget on any resource is refused as a whole: its other results would mislead. */
+function testedResource(resource: ScannedResource, outcome: RuleOutcome): TestedResource {
+  if (outcome.result === 'ERROR' && outcome.overBudget) throw AppError.invalid('rule_text', `${outcome.message} on resource ${resource.resourceId}`);
+  const base = { id: resource.resourceId, type: resource.resourceType };
   if (outcome.result !== 'ERROR') return { ...base, result: outcome.result, message: null };
   return { ...base, result: MISSING_FIELD.test(outcome.message) ? 'UNKNOWN' : 'ERROR', message: outcome.message };
 }

@@ -1,4 +1,5 @@
 import { AppError } from '../errors.js';
+import { characterCount } from '../text.js';
 import { isSupportedType } from '../cloud/catalog.js';
 import {
   ALL,
@@ -51,7 +52,7 @@ export function parseScheduleEnabled(value: boolean | string): boolean {
 export function checkName(value: string): string {
   const name = value.trim();
   if (name.length === 0) throw AppError.invalid('name', 'must not be blank');
-  if (name.length > 255) throw AppError.invalid('name', 'must be at most 255 characters');
+  if (characterCount(name) > 255) throw AppError.invalid('name', 'must be at most 255 characters');
   return name;
 }
 
@@ -142,7 +143,7 @@ export function checkResourceGroups(field: string, groups: readonly string[]): s
   checkUnique(field, groups);
   checkWildcardAlone(field, groups);
   for (const group of groups) {
-    if (group.length === 0 || group.length > 90) throw AppError.invalid(field, 'entries must be 1 to 90 characters long');
+    if (group.length === 0 || characterCount(group) > 90) throw AppError.invalid(field, 'entries must be 1 to 90 characters long');
   }
   return [...groups];
 }

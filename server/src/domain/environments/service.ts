@@ -25,6 +25,7 @@ import {
   parseScanInterval,
   parseScheduleEnabled,
 } from './rules.js';
+import { driftEnabled } from './types.js';
 import type {
   CreateEnvironmentInput,
   Environment,
@@ -73,7 +74,7 @@ export class EnvironmentService {
     const access = newAccess(provider, input.provider_options);
     const surveyResourceTypes =
       input.survey_resource_types === undefined
-        ? resourceTypesOf(provider).filter((t) => t.recommended).map((t) => t.type)
+        ? resourceTypesOf(provider).map((t) => t.type)
         : checkResourceTypes(provider, 'survey_resource_types', input.survey_resource_types);
     const now = this.deps.clock.nowSeconds();
     const env: Environment = {
@@ -86,8 +87,8 @@ export class EnvironmentService {
       surveyResourceTypes,
       surveyResourceGroups: resourceGroups(provider, input.survey_resource_groups, input.provider_options.provider_b) ?? (provider === 'provider_b' ? [ALL] : null),
       remediateResourceTypes: checkRemediateTypes(provider, input.remediate_resource_types ?? [], surveyResourceTypes),
-      baselineId: null,
-      remediation: false,
+      baselineId: newBaseline(input.baseline_id),
+      remediation: remediationOf(provider, input.remediation) ?? false,
       scanInterval: input.scan_interval === undefined ? DEFAULT_SCAN_INTERVAL : parseScanInterval(input.scan_interval),
       scanScheduleEnabled: input.scan_schedule_enabled === undefined ? true : parseScheduleEnabled(input.scan_schedule_enabled),
       scheduleAnchorAt: now,
@@ -97,67 +98,20 @@ export class EnvironmentService {
       createdAt: now,
       updatedAt: now,
     };
+    checkDrift(env, input.drift);
     await this.deps.environments.insert(env);
     return env;
   }
 
   /** PATCH semantics: absent fields stay as they are. */
   async update(orgId: string, id: string, input: UpdateEnvironmentInput): Promise<Environment> {
-    const current = await this.get(orgId, id);
-    const provider = current.provider;
+    // The baseline check reads scans, which cannot happen while the environment is locked; it depends only on the
+    // environment's identity, which no update changes.
+    const baselineId = input.baseline_id === undefined ? undefined : await this.baseline(await this.get(orgId, id), input.baseline_id);
     const now = this.deps.clock.nowSeconds();
-    const next: Environment = { ...current };
-
-    if (input.provider !== undefined && input.provider !== provider) {
-      const requested = parseProvider(input.provider);
-      throw AppError.invalid(
-        'provider',
-        usesRoles(requested) && usesRoles(provider)
-          ? `an environment cannot move between standard and government regions (${provider} to ${requested})`
-          : `the provider of an environment cannot change (${provider} to ${requested})`,
-      );
-    }
-    if (input.name !== undefined) next.name = checkName(input.name);
-    if (input.provider_options !== undefined) {
-      checkOptionKeys(provider, Object.keys(input.provider_options));
-      next.access = updatedAccess(current, input.provider_options);
-    }
-    if (input.compliance_families !== undefined) next.complianceFamilies = checkFamilies(provider, input.compliance_families);
-    if (input.survey_resource_types !== undefined) {
-      next.surveyResourceTypes = checkResourceTypes(provider, 'survey_resource_types', input.survey_resource_types);
-    }
-    const groups = resourceGroups(provider, input.survey_resource_groups, input.provider_options?.provider_b);
-    if (groups !== undefined) next.surveyResourceGroups = groups;
-    if (input.remediate_resource_types !== undefined || input.survey_resource_types !== undefined) {
-      next.remediateResourceTypes = checkRemediateTypes(
-        provider,
-        input.remediate_resource_types ?? current.remediateResourceTypes,
-        next.surveyResourceTypes,
-      );
-    }
-    if (input.remediation !== undefined) {
-      if (!usesRoles(provider)) {
-        throw AppError.invalid('remediation', 'baseline enforcement is available only for provider_a and provider_a_gov');
-      }
-      next.remediation = input.remediation;
-    }
-    if (input.baseline_id !== undefined) next.baselineId = await this.baseline(current, input.baseline_id);
-    if (input.scan_interval !== undefined) {
-      const interval = parseScanInterval(input.scan_interval);
-      // Seed 000 §3.4 rule 1: a change takes effect at once; the next scan is one new interval from now.
-      if (interval !== current.scanInterval) next.scheduleAnchorAt = now;
-      next.scanInterval = interval;
-    }
-    if (input.scan_schedule_enabled !== undefined) {
-      const enabled = parseScheduleEnabled(input.scan_schedule_enabled);
-      // Turning the schedule back on restarts the timer rather than firing a scan that is long overdue.
-      if (enabled && !current.scanScheduleEnabled) next.scheduleAnchorAt = Math.max(next.scheduleAnchorAt, now);
-      next.scanScheduleEnabled = enabled;
-    }
-
-    next.updatedAt = now;
-    await this.deps.environments.update(next);
-    return next;
+    const updated = await this.deps.environments.modify(orgId, id, (current) => applyUpdate(current, input, baselineId, now));
+    if (!updated) throw AppError.notFound('environment', id);
+    return updated;
   }
 
   async delete(orgId: string, id: string): Promise<void> {
@@ -178,6 +132,92 @@ export class EnvironmentService {
   }
 }
 
+/** The environment a PATCH leaves: absent fields stay as they are; `baselineId` is the checked baseline_id, if sent. */
+function applyUpdate(current: Environment, input: UpdateEnvironmentInput, baselineId: string | null | undefined, now: number): Environment {
+  const provider = current.provider;
+  const next: Environment = { ...current };
+
+  if (input.provider !== undefined && input.provider !== provider) {
+    const requested = parseProvider(input.provider);
+    throw AppError.invalid(
+      'provider',
+      usesRoles(requested) && usesRoles(provider)
+        ? `an environment cannot move between standard and government regions (${provider} to ${requested})`
+        : `the provider of an environment cannot change (${provider} to ${requested})`,
+    );
+  }
+  if (input.name !== undefined) next.name = checkName(input.name);
+  if (input.provider_options !== undefined) {
+    checkOptionKeys(provider, Object.keys(input.provider_options));
+    next.access = updatedAccess(current, input.provider_options);
+  }
+  if (input.compliance_families !== undefined) next.complianceFamilies = checkFamilies(provider, input.compliance_families);
+  if (input.survey_resource_types !== undefined) {
+    next.surveyResourceTypes = checkResourceTypes(provider, 'survey_resource_types', input.survey_resource_types);
+  }
+  const groups = resourceGroups(provider, input.survey_resource_groups, input.provider_options?.provider_b);
+  if (groups !== undefined) next.surveyResourceGroups = groups;
+  if (input.remediate_resource_types !== undefined || input.survey_resource_types !== undefined) {
+    next.remediateResourceTypes = checkRemediateTypes(
+      provider,
+      input.remediate_resource_types ?? current.remediateResourceTypes,
+      next.surveyResourceTypes,
+    );
+  }
+  next.remediation = remediationOf(provider, input.remediation) ?? current.remediation;
+  if (baselineId !== undefined) next.baselineId = baselineId;
+  checkDrift(next, input.drift);
+  if (input.scan_interval !== undefined) {
+    const interval = parseScanInterval(input.scan_interval);
+    // Seed 000 §3.4 rule 1: a change takes effect at once; the next scan is one new interval from now.
+    if (interval !== current.scanInterval) next.scheduleAnchorAt = now;
+    next.scanInterval = interval;
+  }
+  if (input.scan_schedule_enabled !== undefined) {
+    const enabled = parseScheduleEnabled(input.scan_schedule_enabled);
+    // Turning the schedule back on restarts the timer rather than firing a scan that is long overdue.
+    if (enabled && !current.scanScheduleEnabled) next.scheduleAnchorAt = Math.max(next.scheduleAnchorAt, now);
+    next.scanScheduleEnabled = enabled;
+  }
+
+  next.updatedAt = now;
+  return next;
+}
+
+/**
+ * `baseline_id` on create: a new environment has no scans, so nothing can be its baseline yet; `null` and `""`
+ * (no baseline) are accepted so that a body built from an environment record still creates one.
+ */
+function newBaseline(baselineId: string | null | undefined): null {
+  if (baselineId === undefined || baselineId === null || baselineId === '') return null;
+  throw AppError.invalid(
+    'baseline_id',
+    `a new environment has no scans yet, so scan ${baselineId} cannot be its baseline; run a scan, then set baseline_id with PATCH /environments/{environment_id}`,
+  );
+}
+
+/** Seed 000 §3.2: enforcement can be switched on or off in any state, for provider_a and provider_a_gov only. */
+function remediationOf(provider: Provider, remediation: boolean | undefined): boolean | undefined {
+  if (remediation !== undefined && !usesRoles(provider)) {
+    throw AppError.invalid('remediation', 'baseline enforcement is available only for provider_a and provider_a_gov');
+  }
+  return remediation;
+}
+
+/**
+ * `drift` is not a setting of its own: detection is on exactly while a baseline is set (seed 000 §3.2). A request
+ * may send it when it agrees with the baseline the request leaves, so that a record sent back as it was read works.
+ */
+function checkDrift(env: Environment, drift: boolean | undefined): void {
+  if (drift === undefined || drift === driftEnabled(env)) return;
+  throw AppError.invalid(
+    'drift',
+    drift
+      ? 'drift detection is on exactly while a baseline is set, and this environment has none; set baseline_id to a SUCCESS scan of it to turn drift detection on'
+      : 'drift detection is on exactly while a baseline is set; send baseline_id "" to clear the baseline and turn drift detection off',
+  );
+}
+
 function newAccess(provider: Provider, options: ProviderOptionsInput): ProviderAccess {
   if (provider === 'provider_b') return newSubscriptionAccess(options.provider_b ?? {});
   return newRoleAccess(provider, options[provider] ?? {});
@@ -191,7 +231,6 @@ function newRoleAccess(provider: 'provider_a' | 'provider_a_gov', input: RoleOpt
     throw AppError.invalid(`${field}.region`, 'is deprecated and cannot be combined with regions; send regions only');
   }
   if (input.region !== undefined) {
-    if (input.region === ALL) throw AppError.invalid(`${field}.region`, "must name one region; use regions: ['*'] for all");
     return { kind: 'role', roleArn, region: checkRegions(provider, `${field}.region`, [input.region])[0]! };
   }
   if (input.regions === undefined) throw AppError.missing(`${field}.regions`);

@@ -88,6 +88,9 @@ export interface CreateEnvironmentInput {
   survey_resource_types?: string[];
   survey_resource_groups?: string[];
   remediate_resource_types?: string[];
+  baseline_id?: string | null;
+  drift?: boolean;
+  remediation?: boolean;
   scan_interval?: number | string;
   scan_schedule_enabled?: boolean | string;
 }
@@ -101,6 +104,7 @@ export interface UpdateEnvironmentInput {
   survey_resource_groups?: string[];
   remediate_resource_types?: string[];
   baseline_id?: string;
+  drift?: boolean;
   remediation?: boolean;
   scan_interval?: number | string;
   scan_schedule_enabled?: boolean | string;

@@ -1,4 +1,4 @@
-import { expect, it } from '@jest/globals';
+import { expect, it, jest } from '@jest/globals';
 import { describeEachDatabase } from '../../../test/databases.js';
 import { KyselyJobRepository } from '../../storage/repositories/jobs.js';
 import { ManualClock } from '../clock.js';
@@ -90,6 +90,33 @@ describeEachDatabase('job queue', (db) => {
     await queue.runOnce();
     expect(await queue.get(job.id)).toMatchObject({ status: 'failed', attempts: 3, lastError: 'boom 3' });
     expect(runs).toBe(3);
+  });
+
+  it('logs every failed attempt and every job given up on stderr, one line each with the job id, kind, attempt and error', async () => {
+    const { clock, repository, queue } = setup();
+    const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      queue.register('flaky', async () => {
+        throw new Error('cloud unreachable\n  at the edge');
+      });
+      const job = await queue.enqueue('flaky', {}, { maxAttempts: 2 });
+      await queue.runOnce();
+      clock.advanceSeconds(1);
+      await queue.runOnce();
+      expect(logged.mock.calls).toEqual([
+        [`job ${job.id} (flaky) attempt 1/2 failed, retrying in 1 s: cloud unreachable at the edge`],
+        [`job ${job.id} (flaky) attempt 2/2 failed, giving up: cloud unreachable at the edge`],
+      ]);
+
+      logged.mockClear();
+      const abandoned = await queue.enqueue('flaky', {}, { maxAttempts: 1 });
+      await repository.claim('dead-worker', clock.nowMs(), clock.nowMs() + LEASE_MS);
+      clock.advanceSeconds(LEASE_MS / 1000 + 1);
+      await queue.runOnce();
+      expect(logged.mock.calls).toEqual([[expect.stringMatching(new RegExp(`^job ${abandoned.id} \\(flaky\\) given up after 1 attempts: abandoned: `))]]);
+    } finally {
+      logged.mockRestore();
+    }
   });
 
   it('tells the kind once when it gives a job up, whether its last attempt failed or its worker vanished', async () => {

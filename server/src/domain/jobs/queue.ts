@@ -116,7 +116,11 @@ export class JobQueue {
       now,
       (attempts) => `abandoned: the worker stopped before finishing, and all ${attempts} attempts are used up`,
     );
-    for (const job of abandoned) await this.giveUp(job, job.lastError ?? 'abandoned');
+    for (const job of abandoned) {
+      const message = job.lastError ?? 'abandoned';
+      logJobFailure(job, `given up after ${job.attempts} attempts`, message);
+      await this.giveUp(job, message);
+    }
     return this.jobs.claim(this.owner, now, now + this.leaseMs);
   }
 
@@ -171,7 +175,9 @@ export class JobQueue {
     const handler = this.handlers.get(job.kind);
     const now = () => this.clock.nowMs();
     if (!handler) {
-      await this.jobs.fail(job.id, this.owner, `no handler for job kind '${job.kind}'`, now());
+      const message = `no handler for job kind '${job.kind}'`;
+      logJobFailure(job, `attempt ${job.attempts}/${job.maxAttempts} failed, not retried`, message);
+      await this.jobs.fail(job.id, this.owner, message, now());
       return;
     }
     const context: JobContext = {
@@ -184,9 +190,11 @@ export class JobQueue {
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       if (job.attempts >= job.maxAttempts) {
+        logJobFailure(job, `attempt ${job.attempts}/${job.maxAttempts} failed, giving up`, message);
         if (await this.jobs.fail(job.id, this.owner, message, now())) await this.giveUp(job, message);
       } else {
         const delay = Math.min(this.backoffMs * 2 ** (job.attempts - 1), this.maxBackoffMs);
+        logJobFailure(job, `attempt ${job.attempts}/${job.maxAttempts} failed, retrying in ${delay / 1000} s`, message);
         await this.jobs.retry(job.id, this.owner, message, now() + delay, now());
       }
     }
@@ -202,4 +210,9 @@ export class JobQueue {
       console.error(`settling the given-up ${job.kind} job ${job.id} failed:`, error);
     }
   }
+}
+
+/** One line on stderr per failed attempt or given-up job, whatever the message holds, so log tools keep it whole. */
+function logJobFailure(job: Job, what: string, message: string): void {
+  console.error(`job ${job.id} (${job.kind}) ${what}: ${message.replace(/\s*[\r\n]+\s*/g, ' ')}`);
 }

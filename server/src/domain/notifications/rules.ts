@@ -1,6 +1,8 @@
 import { AppError } from '../errors.js';
 import { ALL } from '../cloud/providers.js';
+import { characterCount } from '../text.js';
 import { NOTIFICATION_EVENTS, type NotificationEvent } from './types.js';
+import { PRIVATE_TARGET_RULE, isPrivateAddress, literalAddress } from './webhook-targets.js';
 
 /** The bounds the public service's clients check (reference sheet §8), enforced here for every caller. */
 export const MAX_NAME_LENGTH = 250;
@@ -11,7 +13,7 @@ export const MAX_SECRET_LENGTH = 256;
 export function checkName(value: string): string {
   const name = value.trim();
   if (name.length === 0) throw AppError.invalid('name', 'must not be blank');
-  if (name.length > MAX_NAME_LENGTH) throw AppError.invalid('name', `must be at most ${MAX_NAME_LENGTH} characters`);
+  if (characterCount(name) > MAX_NAME_LENGTH) throw AppError.invalid('name', `must be at most ${MAX_NAME_LENGTH} characters`);
   return name;
 }
 
@@ -58,7 +60,8 @@ export function checkEmails(values: readonly string[]): string[] {
   return [...values];
 }
 
-export function checkWebhookUrl(value: string): string {
+/** An http(s) URL; unless `allowPrivate`, not one whose host is a loopback, private or link-local IP address. */
+export function checkWebhookUrl(value: string, allowPrivate = false): string {
   let url: URL;
   try {
     url = new URL(value);
@@ -66,11 +69,15 @@ export function checkWebhookUrl(value: string): string {
     throw AppError.invalid('webhook_url', 'must be an absolute http:// or https:// URL');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw AppError.invalid('webhook_url', 'must be an http:// or https:// URL');
+  const address = literalAddress(url);
+  if (!allowPrivate && address !== undefined && isPrivateAddress(address)) {
+    throw AppError.invalid('webhook_url', `${address} is a loopback, private or link-local address: ${PRIVATE_TARGET_RULE}`);
+  }
   return value;
 }
 
 export function checkWebhookSecret(value: string): string {
-  if (value.length < MIN_SECRET_LENGTH) throw AppError.invalid('webhook_secret', `must be at least ${MIN_SECRET_LENGTH} characters long`);
-  if (value.length > MAX_SECRET_LENGTH) throw AppError.invalid('webhook_secret', `must be at most ${MAX_SECRET_LENGTH} characters long`);
+  if (characterCount(value) < MIN_SECRET_LENGTH) throw AppError.invalid('webhook_secret', `must be at least ${MIN_SECRET_LENGTH} characters long`);
+  if (characterCount(value) > MAX_SECRET_LENGTH) throw AppError.invalid('webhook_secret', `must be at most ${MAX_SECRET_LENGTH} characters long`);
   return value;
 }

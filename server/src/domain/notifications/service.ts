@@ -63,6 +63,8 @@ export interface NotificationServiceDeps {
   jobs: JobQueue;
   clock: Clock;
   webhook: WebhookSender;
+  /** Accept webhook URLs on loopback, private and link-local addresses (WEBHOOK_ALLOW_PRIVATE=true). */
+  webhookAllowPrivate?: boolean;
   email: EmailSender;
   /** An event in its public form, as GET /events shows it: webhook bodies carry events in that form. */
   eventDocument: (event: Event) => unknown;
@@ -87,7 +89,7 @@ export class NotificationService {
     const notification: Notification = {
       id: newId(),
       orgId,
-      ...(await this.settings(orgId, input, null)),
+      ...(await this.settings(orgId, input)).withSecret(null),
       createdAt: now,
       createdBy: principal,
       updatedAt: now,
@@ -101,14 +103,17 @@ export class NotificationService {
 
   /** PUT semantics: every setting is replaced, except an absent webhook_secret, which keeps the stored one. */
   async update(orgId: string, id: string, principal: string, input: NotificationInput): Promise<Notification> {
-    const current = await this.get(orgId, id);
-    const next: Notification = {
+    await this.get(orgId, id);
+    // Checked before the notification is locked: checking the watched environments reads them.
+    const settings = await this.settings(orgId, input);
+    const now = this.deps.clock.nowSeconds();
+    const next = await this.deps.notifications.modify(orgId, id, (current) => ({
       ...current,
-      ...(await this.settings(orgId, input, current.webhookSecret)),
-      updatedAt: this.deps.clock.nowSeconds(),
+      ...settings.withSecret(current.webhookSecret),
+      updatedAt: now,
       updatedBy: principal,
-    };
-    await this.deps.notifications.update(next);
+    }));
+    if (!next) throw AppError.notFound('notification', id);
     return next;
   }
 
@@ -211,7 +216,11 @@ export class NotificationService {
   }
 
   /** Checks the input and resolves it into the settings of a notification. */
-  private async settings(orgId: string, input: NotificationInput, storedSecret: string | null) {
+  /**
+   * The settings a create or a PUT asks for, checked. The webhook secret depends on the stored one (an absent
+   * webhook_secret keeps it), so `withSecret` completes them once that is known.
+   */
+  private async settings(orgId: string, input: NotificationInput) {
     const watched = parseEnvironments(input.environments);
     const environments: WatchedEnvironment[] = [];
     if (!watched.all) {
@@ -222,24 +231,26 @@ export class NotificationService {
       }
     }
     const emails = checkEmails(input.emails ?? []);
-    const webhookUrl = input.webhook_url === undefined ? null : checkWebhookUrl(input.webhook_url);
+    const webhookUrl = input.webhook_url === undefined ? null : checkWebhookUrl(input.webhook_url, this.deps.webhookAllowPrivate ?? false);
     if (emails.length === 0 && webhookUrl === null) {
       throw AppError.missing('emails', 'or webhook_url is required: a notification needs at least one recipient or a webhook');
     }
-    let webhookSecret: string | null = null;
-    if (webhookUrl !== null) {
-      if (input.webhook_secret !== undefined) webhookSecret = checkWebhookSecret(input.webhook_secret);
-      else if (storedSecret !== null) webhookSecret = storedSecret;
-      else throw AppError.missing('webhook_secret', 'is required with webhook_url: it keys the signature of every delivery');
-    }
-    return {
+    const sentSecret = webhookUrl !== null && input.webhook_secret !== undefined ? checkWebhookSecret(input.webhook_secret) : null;
+    const fields = {
       name: checkName(input.name),
       events: checkEvents(input.events),
       allEnvironments: watched.all,
       environments: environments.sort(byName),
       emails,
       webhookUrl,
-      webhookSecret,
+    };
+    return {
+      withSecret(storedSecret: string | null) {
+        if (webhookUrl === null) return { ...fields, webhookSecret: null };
+        const webhookSecret = sentSecret ?? storedSecret;
+        if (webhookSecret === null) throw AppError.missing('webhook_secret', 'is required with webhook_url: it keys the signature of every delivery');
+        return { ...fields, webhookSecret };
+      },
     };
   }
 

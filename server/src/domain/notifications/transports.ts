@@ -1,5 +1,8 @@
 import { createHmac } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import nodemailer from 'nodemailer';
+import { isPrivateAddress, literalAddress, privateTargetError, publicOnlyLookup } from './webhook-targets.js';
 
 /** What one attempt to deliver produced; `error` is set exactly when it failed. */
 export interface SendOutcome {
@@ -38,32 +41,72 @@ export function webhookSignature(secret: string, body: string): string {
   return `sha256=${createHmac('sha256', secret).update(body, 'utf8').digest('hex')}`;
 }
 
-/** POSTs over HTTP(S). Anything but a 2xx answer within the timeout is a failure; redirects are not followed. */
+export interface WebhookSenderOptions {
+  timeoutMs?: number;
+  /** Deliver to loopback, private and link-local addresses too (WEBHOOK_ALLOW_PRIVATE=true, for local use). */
+  allowPrivate?: boolean;
+}
+
+/**
+ * POSTs over HTTP(S). Anything but a 2xx answer within the timeout is a failure; redirects are not followed.
+ * Unless allowed, a target whose address is private is refused before any connection: a literal address by
+ * itself, a name by every address it resolves to, checked in the lookup the socket connects with.
+ */
 export class HttpWebhookSender implements WebhookSender {
-  constructor(private readonly timeoutMs = WEBHOOK_TIMEOUT_MS) {}
+  private readonly timeoutMs: number;
+  private readonly allowPrivate: boolean;
+
+  constructor(options: WebhookSenderOptions = {}) {
+    this.timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
+    this.allowPrivate = options.allowPrivate ?? false;
+  }
 
   async send({ url, secret, body, deliveryId }: WebhookRequest): Promise<SendOutcome> {
-    let response: Response;
+    let target: URL;
     try {
-      response = await fetch(url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'compliance-notifications',
-          'x-signature-256': webhookSignature(secret, body),
-          'x-delivery-id': deliveryId,
-        },
-        body,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(this.timeoutMs),
+      target = new URL(url);
+    } catch {
+      return { ok: false, error: `could not reach the webhook: '${url}' is not a URL` };
+    }
+    const literal = literalAddress(target);
+    if (!this.allowPrivate && literal !== undefined && isPrivateAddress(literal)) {
+      return { ok: false, error: `could not reach the webhook: ${privateTargetError(literal, literal).message}` };
+    }
+    try {
+      const { status, statusText } = await this.post(target, body, {
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(body)),
+        'user-agent': 'compliance-notifications',
+        'x-signature-256': webhookSignature(secret, body),
+        'x-delivery-id': deliveryId,
       });
+      if (status >= 200 && status < 300) return { ok: true, httpStatus: status };
+      return { ok: false, httpStatus: status, error: `HTTP ${status}${statusText ? ` ${statusText}` : ''}` };
     } catch (error) {
       return { ok: false, error: reachError(error, this.timeoutMs) };
     }
-    // The answer's body is not used; reading it to the end frees the connection.
-    await response.arrayBuffer().catch(() => undefined);
-    if (response.status >= 200 && response.status < 300) return { ok: true, httpStatus: response.status };
-    return { ok: false, httpStatus: response.status, error: `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}` };
+  }
+
+  private post(target: URL, body: string, headers: Record<string, string>): Promise<{ status: number; statusText: string }> {
+    const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+    return new Promise((resolve, reject) => {
+      const request = send(target, {
+        method: 'POST',
+        headers,
+        // One connection per delivery, made to the address the lookup checked.
+        agent: false,
+        ...(!this.allowPrivate && { lookup: publicOnlyLookup }),
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+      request.once('error', reject);
+      request.once('response', (response) => {
+        // The answer's body is not used; reading it to the end frees the connection.
+        response.resume();
+        response.once('error', reject);
+        response.once('end', () => resolve({ status: response.statusCode ?? 0, statusText: response.statusMessage ?? '' }));
+      });
+      request.end(body);
+    });
   }
 }
 
@@ -71,10 +114,7 @@ function reachError(error: unknown, timeoutMs: number): string {
   if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
     return `no answer within ${timeoutMs / 1000} seconds`;
   }
-  // fetch reports "fetch failed" and puts the reason (ECONNREFUSED, a DNS failure, …) in `cause`.
-  const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : undefined;
-  const message = error instanceof Error ? error.message : String(error);
-  return `could not reach the webhook: ${cause ?? message}`;
+  return `could not reach the webhook: ${error instanceof Error ? error.message : String(error)}`;
 }
 
 export interface SmtpSettings {

@@ -15,14 +15,8 @@ export class OrganizationService {
     const existing = await this.organizations.findByName(name);
     if (existing) return existing;
     const org: Organization = { id: newId(), name, createdAt: this.clock.nowSeconds() };
-    try {
-      await this.organizations.insert(org);
-      return org;
-    } catch (error) {
-      // Another process created it first (several servers share one PostgreSQL database).
-      const raced = await this.organizations.findByName(name);
-      if (raced) return raced;
-      throw error;
-    }
+    if (await this.organizations.insert(org)) return org;
+    // Another process created it first (several servers share one database).
+    return (await this.organizations.findByName(name))!;
   }
 }

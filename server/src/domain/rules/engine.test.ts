@@ -1,6 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { RuleCompileError, compileRule, type ResourceDocument } from './engine.js';
 
+const HOSTILE_TEXT = `${'a'.repeat(31)}b`;
+
 const bucket = (properties: Record<string, unknown>): ResourceDocument => ({
   id: 'arn:prova:s3:::logs',
   type: 'PROVA.S3.Bucket',
@@ -52,5 +54,98 @@ describe('CEL rule engine', () => {
       compileRule('resource.properties.a.all(x, resource.properties.a.all(y, resource.properties.a.all(z, x + y + z > 0)))'),
     ).toThrow(/nest at most 2 deep/);
     expect(() => compileRule(`${'('.repeat(200)}true${')'.repeat(200)}`)).toThrow(RuleCompileError);
+  });
+
+  describe('regular expressions', () => {
+    it('runs a pattern that backtracks catastrophically in JavaScript in linear time', () => {
+      const started = performance.now();
+      const rule = compileRule(`"${HOSTILE_TEXT}".matches("(a+)+$") || resource.name.matches("^(a|aa)+$")`);
+      expect(rule.evaluate(bucket({}))).toEqual({ result: 'FAIL' });
+      expect(rule.evaluate({ ...bucket({}), name: `${'a'.repeat(40)}!` })).toEqual({ result: 'FAIL' });
+      expect(rule.evaluate({ ...bucket({}), name: 'a'.repeat(40) })).toEqual({ result: 'PASS' });
+      expect(performance.now() - started).toBeLessThan(1000);
+    });
+
+    it('has RE2 semantics: a match anywhere unless anchored, and RE2 flags', () => {
+      const matches = (text: string, pattern: string) =>
+        compileRule(`resource.name.matches(${JSON.stringify(pattern)})`).evaluate({ ...bucket({}), name: text });
+      expect(matches('my-logs-bucket', 'logs')).toEqual({ result: 'PASS' });
+      expect(matches('my-logs-bucket', '^logs')).toEqual({ result: 'FAIL' });
+      expect(matches('my-logs-bucket', '^my-.*-bucket$')).toEqual({ result: 'PASS' });
+      expect(matches('LOGS', '(?i)logs')).toEqual({ result: 'PASS' });
+      expect(matches('logs\nbucket', 'logs.bucket')).toEqual({ result: 'FAIL' });
+      expect(matches('logs\nbucket', '(?s)logs.bucket')).toEqual({ result: 'PASS' });
+    });
+
+    it('applies RE2 to patterns computed at evaluation time and inside comprehensions', () => {
+      const rule = compileRule('["(?i)LOGS", "^x"].exists(p, resource.name.matches(p))');
+      expect(rule.evaluate(bucket({}))).toEqual({ result: 'PASS' });
+      const dynamic = compileRule('resource.properties.names.all(n, n.matches(resource.properties.pattern))');
+      expect(dynamic.evaluate(bucket({ names: [HOSTILE_TEXT], pattern: '(a+)+$' }))).toEqual({ result: 'FAIL' });
+    });
+
+    it.each([
+      ['a backreference', '(a)\\\\1'],
+      ['a lookahead', '(?=a)'],
+    ])('refuses %s in a constant pattern at compile time, at the position of the pattern', (_, pattern) => {
+      let error: unknown;
+      try {
+        compileRule(`resource.name.matches("${pattern}")`);
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error).toBeInstanceOf(RuleCompileError);
+      expect((error as RuleCompileError).message).toMatch(/^invalid regular expression .*\(at line 1, column 23\)$/);
+    });
+
+    it('reports a computed pattern that is not RE2 as the ERROR of the evaluation', () => {
+      const rule = compileRule('resource.name.matches(resource.properties.pattern)');
+      const outcome = rule.evaluate(bucket({ pattern: '(a)\\1' }));
+      expect(outcome).toEqual({ result: 'ERROR', message: expect.stringMatching(/^invalid regular expression "\(a\)\\\\1": .*escape/) });
+      expect(rule.evaluate(bucket({ pattern: '(?=a)' }))).toMatchObject({ result: 'ERROR', message: expect.stringMatching(/invalid regular expression/) });
+    });
+
+    it('names the function as the rule wrote it in type errors', () => {
+      expect(() => compileRule('resource.properties.ports.all(p, p.matches("1"))')).not.toThrow();
+      const outcome = compileRule('resource.properties.ports.all(p, p.matches("1"))').evaluate(bucket({ ports: [1] }));
+      expect(outcome).toMatchObject({ result: 'ERROR', message: expect.stringMatching(/\.matches\(/) });
+      expect(() => compileRule('1.matches("1")')).toThrow(/int\.matches\(string\)/);
+    });
+  });
+
+  describe('evaluation budget', () => {
+    it('stops an evaluation that scans more than its budget, as an ERROR over budget', () => {
+      const rule = compileRule('resource.properties.names.all(n, n.matches("a"))', { cost: 1000, milliseconds: 1000 });
+      expect(rule.evaluate(bucket({ names: ['a'.repeat(100)] }))).toEqual({ result: 'PASS' });
+      expect(rule.evaluate(bucket({ names: Array(50).fill('a'.repeat(100)) }))).toEqual({
+        result: 'ERROR',
+        message: 'the rule exceeded its evaluation budget of 1000 units',
+        overBudget: true,
+      });
+    });
+
+    it('meters the strings that join and split build', () => {
+      const budget = { cost: 10_000, milliseconds: 1000 };
+      const joined = compileRule('resource.properties.names.map(n, resource.properties.names.join(",")).join(",").size() > 0', budget);
+      expect(joined.evaluate(bucket({ names: ['a', 'b'] }))).toEqual({ result: 'PASS' });
+      expect(joined.evaluate(bucket({ names: Array(200).fill('abcdefghij') }))).toMatchObject({ result: 'ERROR', overBudget: true });
+      const split = compileRule('resource.name.split("").size() > 0', budget);
+      expect(split.evaluate({ ...bucket({}), name: 'x'.repeat(20_000) })).toMatchObject({ result: 'ERROR', overBudget: true });
+      expect(compileRule('"a,b,c".split(",", 2) == ["a", "b,c"] && ["a", "b"].join() == "ab"').evaluate(bucket({}))).toEqual({
+        result: 'PASS',
+      });
+    });
+
+    it('stops an evaluation that runs past its deadline', () => {
+      const rule = compileRule('resource.properties.names.all(n, !n.matches("(x+x+)+y"))', { cost: Number.MAX_SAFE_INTEGER, milliseconds: 1 });
+      const outcome = rule.evaluate(bucket({ names: Array(256).fill('x'.repeat(200_000)) }));
+      expect(outcome).toEqual({ result: 'ERROR', message: 'the rule exceeded its evaluation time budget of 1 ms', overBudget: true });
+    });
+
+    it('refuses nested cel.bind, whose values can double at every level', () => {
+      expect(compileRule('cel.bind(a, resource.name + resource.name, a.size() > 0)').evaluate(bucket({}))).toEqual({ result: 'PASS' });
+      const doubling = ['a', 'b', 'c'].reduceRight((body, name, i) => `cel.bind(${name}, ${i === 0 ? 'resource.name' : ['a', 'b'][i - 1]} + ${i === 0 ? 'resource.name' : ['a', 'b'][i - 1]}, ${body})`, 'c.size() > 0');
+      expect(() => compileRule(doubling)).toThrow(/nest at most 2 deep/);
+    });
   });
 });

@@ -6,6 +6,8 @@ import { diffAttributes } from '../events/diff.js';
 import type { Change, ComplianceDiff, Event, RuleChange } from '../events/types.js';
 import { newId } from '../ids.js';
 import type { ResourceDocument } from '../rules/engine.js';
+import type { EvaluationPool } from '../rules/evaluation-pool.js';
+import { yieldToEventLoop } from '../yield.js';
 import type { EnvironmentRepository, EventRepository, ScanRepository, ScanResultRepository } from '../../storage/repositories/types.js';
 import { ruleInfo, type ActiveRule, type RuleSource } from './rule-set.js';
 import type { FamilySummary, Finding, ResourceSummary, ResourceTypeError, RuleResult, Scan, ScannedResource, TypeResult } from './types.js';
@@ -18,6 +20,8 @@ export interface ScanRunnerDeps {
   cloud: CloudAdapter;
   rules: RuleSource;
   clock: Clock;
+  /** Evaluates the rules on each batch of resources, off the request thread. */
+  evaluation: Pick<EvaluationPool, 'scanBatch'>;
   /** Called once a scan has succeeded, with the events it recorded (notifications hang off this). */
   afterScan?: (scan: Scan, events: readonly Event[]) => Promise<void>;
 }
@@ -73,12 +77,19 @@ export class ScanRunner {
   async run(orgId: string, scanId: string, heartbeat: () => Promise<unknown> = async () => true): Promise<void> {
     const { scans, environments, clock } = this.deps;
     const scan = await scans.get(orgId, scanId);
-    // A job retried after its scan was recorded as successful (the process died just after): only the work that
-    // follows success may be missing, and it is safe to do again.
-    if (scan?.status === 'SUCCESS') return void (await this.deps.afterScan?.(scan, await this.deps.events.ofScan(scan.id)));
-    if (!scan || scan.status !== 'IN_PROGRESS') return;
+    if (!scan) return;
     const env = await environments.get(orgId, scan.environmentId);
     if (!env) return; // deleted meanwhile; its scans went with it
+    if (scan.status !== 'IN_PROGRESS') {
+      // A job retried after its scan was recorded as finished (the process died just after): only the work that
+      // follows may be missing, and it is safe to do again. Left undone, the environment would show the scan in
+      // progress for good, and its schedule would never start another.
+      if (env.lastScanId === scan.id && env.scanStatus === 'IN_PROGRESS') {
+        await environments.recordScan(env.id, { scanId: scan.id, startedAt: scan.createdAt, status: scan.status, finishedAt: scan.finishedAt ?? clock.nowSeconds() });
+      }
+      if (scan.status === 'SUCCESS') await this.deps.afterScan?.(scan, await this.deps.events.ofScan(scan.id));
+      return;
+    }
     try {
       // A scan that was interrupted and is run again starts from a clean slate.
       await this.deps.results.clear(scan.id);
@@ -120,13 +131,16 @@ export class ScanRunner {
   }
 
   private async collect(env: Environment, scan: Scan, rules: ActiveRule[], heartbeat: () => Promise<unknown>) {
-    const rulesByType = new Map<string, ActiveRule[]>();
-    for (const rule of rules) for (const type of rule.resourceTypes) rulesByType.set(type, [...(rulesByType.get(type) ?? []), rule]);
     const familyTypes = new Map<string, Set<string>>();
     for (const rule of rules) for (const family of rule.families) for (const type of rule.resourceTypes) {
       if (!familyTypes.has(family)) familyTypes.set(family, new Set());
       familyTypes.get(family)!.add(type);
     }
+
+    // Rules cross to the worker threads as their text; each type lists the indexes of the rules that apply to it.
+    const specs = rules.map((rule) => ({ expression: rule.compiled.expression, budget: rule.compiled.budget }));
+    const ruleIndexesByType: Record<string, number[]> = {};
+    for (const [index, rule] of rules.entries()) for (const type of rule.resourceTypes) (ruleIndexesByType[type] ??= []).push(index);
 
     const tally = new Tally();
     const typeErrors: ResourceTypeError[] = [];
@@ -135,41 +149,47 @@ export class ScanRunner {
         typeErrors.push({ resourceType: batch.type, message: batch.message });
         continue;
       }
-      const resources: ScannedResource[] = [];
+      const documents = batch.resources.map((document) => JSON.stringify(document));
+      const { misses, evaluated } = await this.deps.evaluation.scanBatch(specs, ruleIndexesByType, documents);
+      const failedRules = new Array<number>(documents.length).fill(0);
+      const failedFamilies = new Map<number, Set<string>>();
       const findings: Finding[] = [];
-      for (const document of batch.resources) {
-        const failedFamilies = new Set<string>();
-        let failedRules = 0;
-        for (const rule of rulesByType.get(document.type) ?? []) {
-          Tally.bump(tally.ruleEvaluated, rule.id);
-          const outcome = rule.compiled.evaluate(document);
-          if (outcome.result === 'PASS') continue;
-          failedRules += 1;
-          Tally.bump(tally.ruleFailed, rule.id);
-          for (const family of rule.families) failedFamilies.add(family);
-          findings.push({
-            ruleId: rule.id,
-            resourceId: document.id,
-            resourceType: document.type,
-            result: outcome.result,
-            message: outcome.result === 'FAIL' ? rule.message : `the rule could not be evaluated: ${outcome.message}`,
-          });
-        }
-        resources.push({ resourceId: document.id, resourceType: document.type, document: JSON.stringify(document), failedRules });
+      for (const [index, count] of evaluated.entries()) if (count > 0) tally.ruleEvaluated.set(rules[index]!.id, (tally.ruleEvaluated.get(rules[index]!.id) ?? 0) + count);
+      for (const miss of misses) {
+        const rule = rules[miss.rule]!;
+        const document = batch.resources[miss.document]!;
+        failedRules[miss.document]! += 1;
+        Tally.bump(tally.ruleFailed, rule.id);
+        const families = failedFamilies.get(miss.document) ?? new Set<string>();
+        for (const family of rule.families) families.add(family);
+        failedFamilies.set(miss.document, families);
+        findings.push({
+          ruleId: rule.id,
+          resourceId: document.id,
+          resourceType: document.type,
+          result: miss.result,
+          message: miss.result === 'FAIL' ? rule.message : `the rule could not be evaluated: ${miss.message}`,
+        });
+      }
+      const resources: ScannedResource[] = batch.resources.map((document, index) => {
+        const failed = failedRules[index]!;
         tally.total += 1;
-        if (failedRules > 0) tally.noncompliant += 1;
+        if (failed > 0) tally.noncompliant += 1;
         const typeResult = tally.types.get(document.type) ?? { resourceType: document.type, total: 0, noncompliant: 0 };
         typeResult.total += 1;
-        if (failedRules > 0) typeResult.noncompliant += 1;
+        if (failed > 0) typeResult.noncompliant += 1;
         tally.types.set(document.type, typeResult);
         for (const [family, types] of familyTypes) {
           if (!types.has(document.type)) continue;
           Tally.bump(tally.familyEvaluated, family);
-          if (failedFamilies.has(family)) Tally.bump(tally.familyNoncompliant, family);
+          if (failedFamilies.get(index)?.has(family)) Tally.bump(tally.familyNoncompliant, family);
         }
-      }
+        return { resourceId: document.id, resourceType: document.type, document: documents[index]!, failedRules: failed };
+      });
       await this.deps.results.addBatch(scan.id, resources, findings);
       await heartbeat();
+      // On SQLite every query above completes synchronously: let waiting requests in before the next batch.
+      await yieldToEventLoop();
     }
 
     const surveyed = new Set(env.surveyResourceTypes);
@@ -334,7 +354,10 @@ export class ScanRunner {
   }
 }
 
-/** Keyset pages of a list until it runs out: `fetch(after)` returns the page after the given position. */
+/**
+ * Keyset pages of a list until it runs out: `fetch(after)` returns the page after the given position. Waiting
+ * requests get their turn between pages (the consumer's work on a page is bounded by the page's size).
+ */
 async function* pages<T, K>(fetch: (after: K | null) => Promise<T[]>, position: (item: T) => K): AsyncIterable<T[]> {
   let after: K | null = null;
   for (;;) {
@@ -342,5 +365,6 @@ async function* pages<T, K>(fetch: (after: K | null) => Promise<T[]>, position: 
     if (page.length > 0) yield page;
     if (page.length < PAGE) return;
     after = position(page[page.length - 1]!);
+    await yieldToEventLoop();
   }
 }

@@ -18,7 +18,7 @@ function sessionBody(session: ConsoleSession): Schemas['Session'] {
 const cookie = (value: string, maxAge: number) => `${SESSION_COOKIE}=${value}; Path=/console; HttpOnly; SameSite=Strict; Max-Age=${maxAge}`;
 
 export async function signIn(req: Req<'signIn'>, { services }: HandlerContext): Res<'signIn'> {
-  const signedIn = await services.consoleAuth.signIn(req.body.email, req.body.password, req.remoteAddress);
+  const signedIn = await services.consoleAuth.signIn(req.body.email, req.body.password, req.remoteAddress, req.cookie(SESSION_COOKIE));
   return {
     status: 200,
     body: sessionBody(signedIn),

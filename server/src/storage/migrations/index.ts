@@ -8,6 +8,7 @@ import * as access from './0006_access.js';
 import * as conductor from './0007_conductor.js';
 import * as conductorAccess from './0008_conductor_access.js';
 import * as signInAttempts from './0009_sign_in_attempts.js';
+import * as creationOrder from './0010_creation_order.js';
 
 /** Every migration, in order. Names sort in the order they must run; never rename or edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '0007_conductor': conductor,
   '0008_conductor_access': conductorAccess,
   '0009_sign_in_attempts': signInAttempts,
+  '0010_creation_order': creationOrder,
 };

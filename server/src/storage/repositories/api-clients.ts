@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { ApiClientsTable, Database } from '../schema.js';
+import { lockedTransaction, type Change } from './locking.js';
 import type { ApiClient, ApiClientOrder, ApiClientRepository, ApiClientStatus, Page, PageRequest, SortDirection } from './types.js';
 
 const toApiClient = (row: Selectable<ApiClientsTable>): ApiClient => ({
@@ -80,18 +81,18 @@ export class KyselyApiClientRepository implements ApiClientRepository {
       .execute();
   }
 
-  async update(client: ApiClient): Promise<void> {
-    await this.db
-      .updateTable('api_clients')
-      .set({
-        name: client.name,
-        status: client.status,
-        secret_hash: client.secretHash,
-        secret_created_at: client.secretCreatedAt,
-        last_activity_at: client.lastActivityAt,
-      })
-      .where('client_id', '=', client.clientId)
-      .execute();
+  async modify(clientId: string, change: Change<ApiClient>): Promise<ApiClient | undefined> {
+    return lockedTransaction(this.db, async (trx, forUpdate) => {
+      const row = await forUpdate(trx.selectFrom('api_clients').selectAll().where('client_id', '=', clientId)).executeTakeFirst();
+      if (!row) return undefined;
+      const next = await change(toApiClient(row));
+      await trx
+        .updateTable('api_clients')
+        .set({ name: next.name, status: next.status, secret_hash: next.secretHash, secret_created_at: next.secretCreatedAt })
+        .where('client_id', '=', clientId)
+        .execute();
+      return next;
+    });
   }
 
   async touch(activity: ReadonlyMap<string, number>): Promise<void> {

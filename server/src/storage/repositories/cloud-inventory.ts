@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import { lockedTransaction } from './locking.js';
 import type { CloudResourcesTable, Database } from '../schema.js';
 import type { CloudAccountRecord, CloudInventoryRepository, CloudResourceRecord, InventoryFilter } from './types.js';
 
@@ -52,35 +53,65 @@ export class KyselyCloudInventoryRepository implements CloudInventoryRepository 
     );
   }
 
-  async insertAccount(account: CloudAccountRecord): Promise<boolean> {
-    const result = await this.db
-      .insertInto('cloud_accounts')
-      .values({
-        account_key: account.key,
-        provider: account.provider,
-        next_seq: account.nextSeq,
-        drift_steps: account.driftSteps,
-        collections: account.collections,
-        created_at: account.createdAt,
-      })
-      .onConflict((oc) => oc.column('account_key').doNothing())
-      .executeTakeFirst();
-    return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+  async createAccount(account: CloudAccountRecord, inventory: Iterable<readonly CloudResourceRecord[]>): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const result = await trx
+        .insertInto('cloud_accounts')
+        .values({
+          account_key: account.key,
+          provider: account.provider,
+          next_seq: account.nextSeq,
+          drift_steps: account.driftSteps,
+          collections: account.collections,
+          created_at: account.createdAt,
+        })
+        .onConflict((oc) => oc.column('account_key').doNothing())
+        .executeTakeFirst();
+      if (Number(result.numInsertedOrUpdatedRows ?? 0) !== 1) return false;
+      for (const resources of inventory) {
+        for (let i = 0; i < resources.length; i += INSERT_BATCH) {
+          await trx.insertInto('cloud_resources').values(resources.slice(i, i + INSERT_BATCH).map(toRow)).execute();
+        }
+      }
+      return true;
+    });
   }
 
-  async updateAccount(account: CloudAccountRecord): Promise<void> {
+  async recordCollection(key: string, drifted: boolean): Promise<void> {
     await this.db
       .updateTable('cloud_accounts')
-      .set({ next_seq: account.nextSeq, drift_steps: account.driftSteps, collections: account.collections })
-      .where('account_key', '=', account.key)
+      .set((eb) => ({ collections: eb('collections', '+', 1), drift_steps: eb('drift_steps', '+', drifted ? 1 : 0) }))
+      .where('account_key', '=', key)
       .execute();
   }
 
-  async insertResources(resources: readonly CloudResourceRecord[]): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      for (let i = 0; i < resources.length; i += INSERT_BATCH) {
-        await trx.insertInto('cloud_resources').values(resources.slice(i, i + INSERT_BATCH).map(toRow)).execute();
+  async insertNewResources(key: string, resources: readonly Omit<CloudResourceRecord, 'seq'>[]): Promise<CloudResourceRecord[]> {
+    if (resources.length === 0) return [];
+    return lockedTransaction(this.db, async (trx, forUpdate) => {
+      const account = await forUpdate(trx.selectFrom('cloud_accounts').select('next_seq').where('account_key', '=', key)).executeTakeFirst();
+      if (!account) throw new Error(`simulated account ${key} does not exist`);
+      const highest = await trx
+        .selectFrom('cloud_resources')
+        .select((eb) => eb.fn.max('seq').as('seq'))
+        .where('account_key', '=', key)
+        .executeTakeFirst();
+      // The counter is the next free seq unless a crash (before both moved in one transaction) left it behind.
+      let seq = Math.max(Number(account.next_seq), highest?.seq === null || highest?.seq === undefined ? 0 : Number(highest.seq) + 1);
+      const inserted: CloudResourceRecord[] = [];
+      for (const resource of resources) {
+        const record = { ...resource, seq };
+        const result = await trx
+          .insertInto('cloud_resources')
+          .values(toRow(record))
+          .onConflict((oc) => oc.columns(['account_key', 'resource_id']).doNothing())
+          .executeTakeFirst();
+        if (Number(result.numInsertedOrUpdatedRows ?? 0) === 1) {
+          inserted.push(record);
+          seq += 1;
+        }
       }
+      await trx.updateTable('cloud_accounts').set({ next_seq: seq }).where('account_key', '=', key).execute();
+      return inserted;
     });
   }
 

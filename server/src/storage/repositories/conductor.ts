@@ -119,7 +119,7 @@ const toProcess = (row: Selectable<ConductorProcessesTable>): Process => ({
   updatedAt: row.updated_at,
 });
 
-const processRow = (p: Process): Selectable<ConductorProcessesTable> => ({
+const processRow = (p: Process): Omit<Selectable<ConductorProcessesTable>, 'created_seq'> => ({
   fid: p.fid,
   alias: p.alias,
   account_name: p.accountName,
@@ -298,7 +298,7 @@ export class KyselyProcessRepository implements ProcessRepository {
       .where('p.released_at', 'is', null)
       .$if(accountName !== undefined, (q) => q.where('p.account_name', '=', accountName!))
       .orderBy('p.created_at')
-      .orderBy('p.fid')
+      .orderBy('p.created_seq')
       .execute();
     return rows.map(({ resource_count, ...row }) => ({ process: toProcess(row), resourceCount: Number(resource_count ?? 0) }));
   }

@@ -3,6 +3,7 @@ import type { CustomRule, CustomRuleFilter, CustomRuleProvider, CustomRuleStatus
 import type { Severity } from '../../domain/rules/catalog/rules.js';
 import type { CustomRulesTable, Database } from '../schema.js';
 import type { CustomRuleRepository, Page, PageRequest } from './types.js';
+import { lockedTransaction, type Change } from './locking.js';
 
 type Row = Selectable<CustomRulesTable>;
 
@@ -86,13 +87,18 @@ export class KyselyCustomRuleRepository implements CustomRuleRepository {
     }
   }
 
-  async update(rule: CustomRule): Promise<boolean> {
-    const { id, org_id: orgId, created_at: _createdAt, created_by: _createdBy, created_by_name: _createdByName, ...changes } = toRow(rule);
+  async modify(orgId: string, id: string, change: Change<CustomRule>): Promise<CustomRule | 'name_taken' | undefined> {
     try {
-      await this.db.updateTable('custom_rules').set(changes).where('id', '=', id).where('org_id', '=', orgId).execute();
-      return true;
+      return await lockedTransaction(this.db, async (trx, forUpdate) => {
+        const row = await forUpdate(trx.selectFrom('custom_rules').selectAll().where('id', '=', id).where('org_id', '=', orgId)).executeTakeFirst();
+        if (!row) return undefined;
+        const next = await change(toRule(row));
+        const { id: _id, org_id: _orgId, created_at: _createdAt, created_by: _createdBy, created_by_name: _createdByName, ...changes } = toRow(next);
+        await trx.updateTable('custom_rules').set(changes).where('id', '=', id).where('org_id', '=', orgId).execute();
+        return next;
+      });
     } catch (error) {
-      if (isUniqueViolation(error)) return false;
+      if (isUniqueViolation(error)) return 'name_taken';
       throw error;
     }
   }

@@ -1,4 +1,5 @@
 import { sql, type Expression, type Kysely, type Selectable, type SqlBool } from 'kysely';
+import { lockedTransaction, type Change } from './locking.js';
 import type { Provider } from '../../domain/cloud/providers.js';
 import type { Environment, EnvironmentFilter, EnvironmentOrder, ProviderAccess, ScanStatus } from '../../domain/environments/types.js';
 import type { Database, EnvironmentsTable } from '../schema.js';
@@ -30,7 +31,7 @@ function toEnvironment(row: Row): Environment {
   };
 }
 
-function toRow(env: Environment): Row {
+function toRow(env: Environment): Omit<Row, 'created_seq'> {
   return {
     id: env.id,
     org_id: env.orgId,
@@ -92,7 +93,7 @@ export class KyselyEnvironmentRepository implements EnvironmentRepository {
     // One row past the page tells whether another page exists without counting the whole table.
     const rows = await query
       .orderBy(order.by, order.direction)
-      .orderBy('id', order.direction)
+      .orderBy('created_seq', order.direction)
       .limit(page.limit + 1)
       .offset(page.offset)
       .execute();
@@ -113,23 +114,29 @@ export class KyselyEnvironmentRepository implements EnvironmentRepository {
     await this.db.insertInto('environments').values(toRow(env)).execute();
   }
 
-  async update(env: Environment): Promise<void> {
-    const {
-      id,
-      org_id: orgId,
-      created_at: _createdAt,
-      last_scan_id: _lastScanId,
-      last_scan_at: _lastScanAt,
-      scan_status: _scanStatus,
-      schedule_anchor_at: anchor,
-      ...changes
-    } = toRow(env);
-    await this.db
-      .updateTable('environments')
-      .set({ ...changes, schedule_anchor_at: laterOf('schedule_anchor_at', anchor) })
-      .where('id', '=', id)
-      .where('org_id', '=', orgId)
-      .execute();
+  async modify(orgId: string, id: string, change: Change<Environment>): Promise<Environment | undefined> {
+    return lockedTransaction(this.db, async (trx, forUpdate) => {
+      const row = await forUpdate(trx.selectFrom('environments').selectAll().where('id', '=', id).where('org_id', '=', orgId)).executeTakeFirst();
+      if (!row) return undefined;
+      const next = await change(toEnvironment(row));
+      const {
+        id: _id,
+        org_id: _orgId,
+        created_at: _createdAt,
+        last_scan_id: _lastScanId,
+        last_scan_at: _lastScanAt,
+        scan_status: _scanStatus,
+        schedule_anchor_at: anchor,
+        ...changes
+      } = toRow(next);
+      await trx
+        .updateTable('environments')
+        .set({ ...changes, schedule_anchor_at: laterOf('schedule_anchor_at', anchor) })
+        .where('id', '=', id)
+        .where('org_id', '=', orgId)
+        .execute();
+      return next;
+    });
   }
 
   async recordScan(environmentId: string, scan: { scanId: string; startedAt: number; status: ScanStatus; finishedAt?: number }): Promise<void> {

@@ -69,8 +69,7 @@ export class KyselyEventRepository implements EventRepository {
     if (filter.rangeTo !== undefined) query = query.where('created_at', '<=', filter.rangeTo);
     const rows = await query
       .orderBy('created_at', 'desc')
-      .orderBy('seq', 'desc')
-      .orderBy('id')
+      .orderBy('created_seq', 'desc')
       .limit(page.limit + 1)
       .offset(page.offset)
       .execute();

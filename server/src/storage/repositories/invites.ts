@@ -59,7 +59,7 @@ export class KyselyInviteRepository implements InviteRepository {
     let query = this.db.selectFrom('invites').selectAll().where('org_id', '=', orgId);
     if (filter.email !== undefined) query = query.where('email', '=', filter.email);
     // One row past the page tells whether another page exists without counting.
-    const rows = await query.orderBy('created_at', direction).orderBy('id', direction).limit(page.limit + 1).offset(page.offset).execute();
+    const rows = await query.orderBy('created_at', direction).orderBy('created_seq', direction).limit(page.limit + 1).offset(page.offset).execute();
     return { items: await this.withGroups(rows.slice(0, page.limit)), hasMore: rows.length > page.limit };
   }
 

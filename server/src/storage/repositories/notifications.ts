@@ -8,6 +8,7 @@ import {
   type WatchedEnvironment,
 } from '../../domain/notifications/types.js';
 import type { Database, NotificationDeliveriesTable, NotificationsTable } from '../schema.js';
+import { lockedTransaction, type Change } from './locking.js';
 import type { NotificationRepository, Page, PageRequest } from './types.js';
 
 type Row = Selectable<NotificationsTable>;
@@ -32,7 +33,7 @@ function toNotification(row: Row, environments: WatchedEnvironment[]): Notificat
   };
 }
 
-function toRow(notification: Notification): Row {
+function toRow(notification: Notification): Omit<Row, 'created_seq'> {
   return {
     id: notification.id,
     org_id: notification.orgId,
@@ -80,7 +81,7 @@ export class KyselyNotificationRepository implements NotificationRepository {
       .selectAll()
       .where('org_id', '=', orgId)
       .orderBy('created_at')
-      .orderBy('id')
+      .orderBy('created_seq')
       .limit(page.limit + 1)
       .offset(page.offset)
       .execute();
@@ -104,7 +105,7 @@ export class KyselyNotificationRepository implements NotificationRepository {
         ]),
       )
       .orderBy('created_at')
-      .orderBy('id')
+      .orderBy('created_seq')
       .execute();
     return this.withEnvironments(rows);
   }
@@ -116,20 +117,24 @@ export class KyselyNotificationRepository implements NotificationRepository {
     });
   }
 
-  async update(notification: Notification): Promise<void> {
-    const {
-      id,
-      org_id: orgId,
-      created_at: _createdAt,
-      created_by: _createdBy,
-      last_error: _lastError,
-      last_delivery_at: _lastDeliveryAt,
-      ...changes
-    } = toRow(notification);
-    await this.db.transaction().execute(async (trx) => {
+  async modify(orgId: string, id: string, change: Change<Notification>): Promise<Notification | undefined> {
+    return lockedTransaction(this.db, async (trx, forUpdate) => {
+      const row = await forUpdate(trx.selectFrom('notifications').selectAll().where('id', '=', id).where('org_id', '=', orgId)).executeTakeFirst();
+      if (!row) return undefined;
+      const next = await change((await this.withEnvironments([row], trx))[0]!);
+      const {
+        id: _id,
+        org_id: _orgId,
+        created_at: _createdAt,
+        created_by: _createdBy,
+        last_error: _lastError,
+        last_delivery_at: _lastDeliveryAt,
+        ...changes
+      } = toRow(next);
       await trx.updateTable('notifications').set(changes).where('id', '=', id).where('org_id', '=', orgId).execute();
       await trx.deleteFrom('notification_environments').where('notification_id', '=', id).execute();
-      await linkEnvironments(trx, notification);
+      await linkEnvironments(trx, next);
+      return next;
     });
   }
 
@@ -185,12 +190,12 @@ export class KyselyNotificationRepository implements NotificationRepository {
   }
 
   /** Adds the watched environments, with their names, in one query for all the rows. */
-  private async withEnvironments(rows: Row[]): Promise<Notification[]> {
+  private async withEnvironments(rows: Row[], db: Kysely<Database> = this.db): Promise<Notification[]> {
     const named = rows.filter((r) => r.all_environments !== 1).map((r) => r.id);
     const links =
       named.length === 0
         ? []
-        : await this.db
+        : await db
             .selectFrom('notification_environments as ne')
             .innerJoin('environments as e', 'e.id', 'ne.environment_id')
             .select(['ne.notification_id', 'e.id', 'e.name'])

@@ -21,7 +21,12 @@ export class KyselyOrganizationRepository implements OrganizationRepository {
     return row && toOrganization(row);
   }
 
-  async insert(org: Organization): Promise<void> {
-    await this.db.insertInto('organizations').values({ id: org.id, name: org.name, created_at: org.createdAt }).execute();
+  async insert(org: Organization): Promise<boolean> {
+    const result = await this.db
+      .insertInto('organizations')
+      .values({ id: org.id, name: org.name, created_at: org.createdAt })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
   }
 }

@@ -24,7 +24,7 @@ function toScan(row: Selectable<ScansTable>): Scan {
   };
 }
 
-function toRow(scan: Scan): Selectable<ScansTable> {
+function toRow(scan: Scan): Omit<Selectable<ScansTable>, 'created_seq'> {
   return {
     id: scan.id,
     org_id: scan.orgId,
@@ -74,7 +74,7 @@ export class KyselyScanRepository implements ScanRepository {
     if (filter.statuses?.length) query = query.where('status', 'in', filter.statuses);
     if (filter.rangeFrom !== undefined) query = query.where('created_at', '>=', filter.rangeFrom);
     if (filter.rangeTo !== undefined) query = query.where('created_at', '<=', filter.rangeTo);
-    const rows = await query.orderBy('created_at', direction).orderBy('id', direction).limit(page.limit + 1).offset(page.offset).execute();
+    const rows = await query.orderBy('created_at', direction).orderBy('created_seq', direction).limit(page.limit + 1).offset(page.offset).execute();
     return { items: rows.slice(0, page.limit).map(toScan), hasMore: rows.length > page.limit };
   }
 
@@ -86,7 +86,7 @@ export class KyselyScanRepository implements ScanRepository {
       .where('status', '=', 'SUCCESS')
       .where('created_at', '<=', notAfter);
     if (except !== undefined) query = query.where('id', '!=', except);
-    const row = await query.orderBy('created_at', 'desc').orderBy('finished_at', 'desc').limit(1).executeTakeFirst();
+    const row = await query.orderBy('created_at', 'desc').orderBy('created_seq', 'desc').limit(1).executeTakeFirst();
     return row && toScan(row);
   }
 

@@ -6,6 +6,7 @@ import type { OrgUser } from '../../domain/users/types.js';
 import type { GroupGrant } from '../../domain/access/grants.js';
 import type { Group, Invite, NamedRef } from '../../domain/access/types.js';
 import type { CustomRule, CustomRuleFilter, CustomRuleProvider } from '../../domain/custom-rules/types.js';
+import type { Change } from './locking.js';
 import type {
   Account,
   AccountWithCount,
@@ -40,10 +41,12 @@ export interface EnvironmentRepository {
   get(orgId: string, id: string): Promise<Environment | undefined>;
   insert(env: Environment): Promise<void>;
   /**
-   * Writes the user's settings. The scan state (last scan, status) is left to recordScan, and the schedule anchor
-   * only ever moves forward, so an edit and a finishing scan never overwrite each other.
+   * Read-modify-write of the user's settings, atomic against concurrent changes (see locking.ts): `change` gets the
+   * stored environment and returns the one to write. Undefined when there is no such environment. The scan state
+   * (last scan, status) is left to recordScan, and the schedule anchor only ever moves forward, so an edit and a
+   * finishing scan never overwrite each other.
    */
-  update(env: Environment): Promise<void>;
+  modify(orgId: string, id: string, change: Change<Environment>): Promise<Environment | undefined>;
   /** Records a scan starting (status IN_PROGRESS) or ending; an ending scan moves the schedule anchor to its end. */
   recordScan(environmentId: string, scan: { scanId: string; startedAt: number; status: ScanStatus; finishedAt?: number }): Promise<void>;
   /** Environments whose scheduled scan is due at `now` and that have no scan in progress, across organizations. */
@@ -107,8 +110,11 @@ export interface NotificationRepository {
   /** Notifications of the organization that watch the environment, by name or as one of all environments. */
   watching(orgId: string, environmentId: string): Promise<Notification[]>;
   insert(notification: Notification): Promise<void>;
-  /** Writes the user's settings and watched environments; the delivery outcome is left to recordAttempt. */
-  update(notification: Notification): Promise<void>;
+  /**
+   * Read-modify-write of the user's settings and watched environments, atomic against concurrent changes (see
+   * locking.ts); undefined when there is no such notification. The delivery outcome is left to recordAttempt.
+   */
+  modify(orgId: string, id: string, change: Change<Notification>): Promise<Notification | undefined>;
   /** Also removes its recorded attempts. */
   delete(orgId: string, id: string): Promise<boolean>;
   /**
@@ -129,7 +135,8 @@ export interface Organization {
 export interface OrganizationRepository {
   findByName(name: string): Promise<Organization | undefined>;
   get(id: string): Promise<Organization | undefined>;
-  insert(org: Organization): Promise<void>;
+  /** False when an organization of that name exists already (another process may have created it first). */
+  insert(org: Organization): Promise<boolean>;
 }
 
 export type ApiClientStatus = 'Created' | 'Active' | 'Secret Revoked';
@@ -155,7 +162,11 @@ export interface ApiClientRepository {
   list(orgId: string, order: { by: ApiClientOrder; direction: SortDirection }, page: PageRequest): Promise<Page<ApiClient> & { total: number }>;
   delete(clientId: string): Promise<void>;
   insert(client: ApiClient): Promise<void>;
-  update(client: ApiClient): Promise<void>;
+  /**
+   * Read-modify-write of the client's name, status and secret, atomic against concurrent changes (see locking.ts);
+   * undefined when there is no such client. Last activity is left to touch.
+   */
+  modify(clientId: string, change: Change<ApiClient>): Promise<ApiClient | undefined>;
   /** Records use in bulk: last activity is flushed periodically, not written on every request. */
   touch(activity: ReadonlyMap<string, number>): Promise<void>;
 }
@@ -249,10 +260,21 @@ export interface InventoryFilter {
 /** The simulated cloud's persisted inventory. */
 export interface CloudInventoryRepository {
   getAccount(key: string): Promise<CloudAccountRecord | undefined>;
-  /** Creates the account; false when another process created it first. */
-  insertAccount(account: CloudAccountRecord): Promise<boolean>;
-  updateAccount(account: CloudAccountRecord): Promise<void>;
-  insertResources(resources: readonly CloudResourceRecord[]): Promise<void>;
+  /**
+   * Creates the account with its generated inventory (taken batch by batch; the seqs are the generator's) in one
+   * transaction, so that a crash leaves the whole account or none of it. False, having written nothing, when
+   * another process created it first.
+   */
+  createAccount(account: CloudAccountRecord, inventory: Iterable<readonly CloudResourceRecord[]>): Promise<boolean>;
+  /** Counts one listing of the account, and one drift step when `drifted`; adds to the stored counts. */
+  recordCollection(key: string, drifted: boolean): Promise<void>;
+  /**
+   * Adds resources to an existing account, giving them the account's next seqs: taking the seqs and inserting the
+   * rows happen in one transaction with the account row locked, so concurrent additions (from any process) never
+   * collide, and a crash leaves either both or neither. A seq already taken (a counter left behind by an older
+   * crash) is skipped. A resource whose id the account already holds is left as it is; returns those inserted.
+   */
+  insertNewResources(key: string, resources: readonly Omit<CloudResourceRecord, 'seq'>[]): Promise<CloudResourceRecord[]>;
   /** One page in (type, resource id) order, after the given position. */
   page(key: string, filter: InventoryFilter, after: { type: string; resourceId: string } | null, limit: number): Promise<CloudResourceRecord[]>;
   get(key: string, resourceId: string): Promise<CloudResourceRecord | undefined>;
@@ -266,7 +288,8 @@ export interface UserRepository {
   /** Emails are unique across organizations: an email signs in to exactly one organization. */
   findByEmail(email: string): Promise<OrgUser | undefined>;
   get(orgId: string, id: string): Promise<OrgUser | undefined>;
-  insert(user: OrgUser): Promise<void>;
+  /** False when a user has that email already (another process may have created it first). */
+  insert(user: OrgUser): Promise<boolean>;
   update(user: OrgUser): Promise<void>;
   /** The organization's users by creation time, optionally only the one with `email`. */
   list(orgId: string, filter: { email?: string }, page: PageRequest, direction: SortDirection): Promise<Page<OrgUser>>;
@@ -279,8 +302,11 @@ export interface CustomRuleRepository {
   get(orgId: string, id: string): Promise<CustomRule | undefined>;
   /** False when the organization has a rule of that name already (names compare case-insensitively). */
   insert(rule: CustomRule): Promise<boolean>;
-  /** False when another rule of the organization has that name. */
-  update(rule: CustomRule): Promise<boolean>;
+  /**
+   * Read-modify-write of a rule, atomic against concurrent changes (see locking.ts): undefined when there is no such
+   * rule, `name_taken` when another rule of the organization has the new name.
+   */
+  modify(orgId: string, id: string, change: Change<CustomRule>): Promise<CustomRule | 'name_taken' | undefined>;
   delete(orgId: string, id: string): Promise<boolean>;
   /** The organization's ENABLED rules that apply to the provider, by name. */
   enabledFor(orgId: string, provider: CustomRuleProvider): Promise<CustomRule[]>;

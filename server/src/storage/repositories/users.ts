@@ -16,7 +16,7 @@ export const toUser = (row: Selectable<UsersTable>): OrgUser => ({
   updatedAt: row.updated_at,
 });
 
-const toRow = (user: OrgUser): Selectable<UsersTable> => ({
+const toRow = (user: OrgUser): Omit<Selectable<UsersTable>, 'created_seq'> => ({
   id: user.id,
   org_id: user.orgId,
   email: user.email,
@@ -42,8 +42,13 @@ export class KyselyUserRepository implements UserRepository {
     return row && toUser(row);
   }
 
-  async insert(user: OrgUser): Promise<void> {
-    await this.db.insertInto('users').values(toRow({ ...user, email: user.email.toLowerCase() })).execute();
+  async insert(user: OrgUser): Promise<boolean> {
+    const result = await this.db
+      .insertInto('users')
+      .values(toRow({ ...user, email: user.email.toLowerCase() }))
+      .onConflict((oc) => oc.column('email').doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
   }
 
   async update(user: OrgUser): Promise<void> {
@@ -55,7 +60,7 @@ export class KyselyUserRepository implements UserRepository {
     let query = this.db.selectFrom('users').selectAll().where('org_id', '=', orgId);
     if (filter.email !== undefined) query = query.where('email', '=', filter.email.toLowerCase());
     // One row past the page tells whether another page exists without counting.
-    const rows = await query.orderBy('created_at', direction).orderBy('id', direction).limit(page.limit + 1).offset(page.offset).execute();
+    const rows = await query.orderBy('created_at', direction).orderBy('created_seq', direction).limit(page.limit + 1).offset(page.offset).execute();
     return { items: rows.slice(0, page.limit).map(toUser), hasMore: rows.length > page.limit };
   }
 

@@ -38,7 +38,8 @@ export function listingError(provider: Provider, account: string, type: string):
   return `AccessDenied: the role cannot list ${type} in account ${account} (simulated)`;
 }
 
-function defaultAccountSize(key: string): number {
+/** Resources generated for a new account when no size is asked for: a few hundred, derived from the account key. */
+export function defaultAccountSize(key: string): number {
   return 150 + new Random(`${key}:size`).int(0, 350);
 }
 
@@ -57,9 +58,9 @@ export class SimulatedCloud implements CloudAdapter {
     const key = accountKey(scope.provider, scope.account);
     const account = await this.ensureAccount(scope.provider, scope.account);
     // Drift happens between two consecutive listings of an account, never before the first.
-    if (account.collections > 0 && this.options.driftRate > 0) await this.drift(scope.provider, scope.account, account);
-    account.collections += 1;
-    await this.inventory.updateAccount(account);
+    const drifts = account.collections > 0 && this.options.driftRate > 0;
+    if (drifts) await this.drift(scope.provider, scope.account, account);
+    await this.inventory.recordCollection(key, drifts);
 
     const listable: string[] = [];
     for (const type of scope.types) {
@@ -95,10 +96,8 @@ export class SimulatedCloud implements CloudAdapter {
     }
     const now = this.clock.nowSeconds();
     if (!current) {
-      const record = await this.ensureAccount(provider, account);
-      await this.inventory.insertResources([fromDocument(key, record.nextSeq, target, now)]);
-      record.nextSeq += 1;
-      await this.inventory.updateAccount(record);
+      await this.ensureAccount(provider, account);
+      await this.inventory.insertNewResources(key, [fromDocument(key, target, now)]);
       return { ok: true };
     }
     await this.inventory.update({ ...current, name: target.name, tags: target.tags, properties: target.properties, updatedAt: now });
@@ -116,16 +115,15 @@ export class SimulatedCloud implements CloudAdapter {
     const model = RESOURCE_MODELS.get(spec.type);
     if (!model || !isSupportedType(provider, spec.type)) return { ok: false, message: `${spec.type} is not a ${provider} resource type (simulated)` };
     const key = accountKey(provider, account);
-    const record = await this.ensureAccount(provider, account);
+    await this.ensureAccount(provider, account);
     const group = provider === 'provider_b' ? CONDUCTOR_RESOURCE_GROUP : null;
     const resourceId = resourceIdOf(provider, account, spec.type, spec.region, group, spec.name);
     const existing = await this.inventory.get(key, resourceId);
     if (existing) return this.updateResource(provider, account, resourceId, spec);
     const defaults = model.generate(new Random(`${key}:${resourceId}:created`), { name: spec.name, region: spec.region });
-    const created: CloudResourceRecord = {
+    const resource: Omit<CloudResourceRecord, 'seq'> = {
       accountKey: key,
       resourceId,
-      seq: record.nextSeq,
       type: spec.type,
       region: spec.region,
       resourceGroup: group,
@@ -136,9 +134,9 @@ export class SimulatedCloud implements CloudAdapter {
       managedBy: null,
       updatedAt: this.clock.nowSeconds(),
     };
-    await this.inventory.insertResources([created]);
-    record.nextSeq += 1;
-    await this.inventory.updateAccount(record);
+    const [created] = await this.inventory.insertNewResources(key, [resource]);
+    // Created meanwhile by another attempt (a retried job, another server): as if it had existed before.
+    if (!created) return this.updateResource(provider, account, resourceId, spec);
     return { ok: true, document: toDocument(account, created) };
   }
 
@@ -176,6 +174,11 @@ export class SimulatedCloud implements CloudAdapter {
     return toDocument(account, drifted);
   }
 
+  /** Whether the account's inventory exists (was generated, or is being generated). */
+  async hasAccount(provider: Provider, account: string): Promise<boolean> {
+    return (await this.inventory.getAccount(accountKey(provider, account))) !== undefined;
+  }
+
   /** The account's inventory, generated on first use. Several processes may race; one wins, all see the same. */
   async ensureAccount(provider: Provider, account: string, size?: number): Promise<CloudAccountRecord> {
     const key = accountKey(provider, account);
@@ -183,16 +186,25 @@ export class SimulatedCloud implements CloudAdapter {
     if (existing) return existing;
     const count = size ?? this.accountSize(key);
     const record: CloudAccountRecord = { key, provider, nextSeq: count, driftSteps: 0, collections: 0, createdAt: this.clock.nowSeconds() };
-    if (!(await this.inventory.insertAccount(record))) return (await this.inventory.getAccount(key))!;
-    const rng = new Random(`${key}:inventory`);
+    // The account row and its inventory are written together: an account is never seen, nor left by a crash,
+    // holding only part of what it was generated with.
+    if (!(await this.inventory.createAccount(record, this.generate(provider, account, count)))) return (await this.inventory.getAccount(key))!;
+    return record;
+  }
+
+  /** An account's initial inventory, in batches, so that a large account is never all in memory at once. */
+  private *generate(provider: Provider, account: string, count: number): Generator<CloudResourceRecord[]> {
+    const rng = new Random(`${accountKey(provider, account)}:inventory`);
     const groups = provider === 'provider_b' ? Array.from({ length: rng.int(3, 6) }, () => `rg-${rng.pick(['app', 'data', 'shared', 'web', 'ops'])}-${rng.hex(4)}`) : [];
-    const batch: CloudResourceRecord[] = [];
+    let batch: CloudResourceRecord[] = [];
     for (let seq = 0; seq < count; seq += 1) {
       batch.push(this.newResource(provider, account, seq, rng, groups));
-      if (batch.length === 2000) await this.inventory.insertResources(batch.splice(0));
+      if (batch.length === 2000) {
+        yield batch;
+        batch = [];
+      }
     }
-    await this.inventory.insertResources(batch);
-    return record;
+    if (batch.length > 0) yield batch;
   }
 
   private newResource(provider: Provider, account: string, seq: number, rng: Random, groups: readonly string[]): CloudResourceRecord {
@@ -250,9 +262,8 @@ export class SimulatedCloud implements CloudAdapter {
     const groups = provider === 'provider_b' ? await this.groupsOf(key, rng) : [];
     const added: CloudResourceRecord[] = [];
     for (let i = 0; i < others; i += 1) added.push(this.newResource(provider, account, record.nextSeq + i, rng, groups));
-    await this.inventory.insertResources(added);
-    record.nextSeq += others;
-    record.driftSteps += 1;
+    // The seqs (and so the names) above are a guess at the next ones; the store hands out the real seqs.
+    await this.inventory.insertNewResources(key, added.map(({ seq: _seq, ...resource }) => resource));
   }
 
   /** Existing groups, plus now and then a new one: a survey of `*` picks it up, a fixed list does not. */
@@ -284,11 +295,10 @@ function toDocument(account: string, record: CloudResourceRecord): ResourceDocum
   };
 }
 
-function fromDocument(key: string, seq: number, document: ResourceDocument, now: number): CloudResourceRecord {
+function fromDocument(key: string, document: ResourceDocument, now: number): Omit<CloudResourceRecord, 'seq'> {
   return {
     accountKey: key,
     resourceId: document.id,
-    seq,
     type: document.type,
     region: document.region,
     resourceGroup: document.resource_group ?? null,

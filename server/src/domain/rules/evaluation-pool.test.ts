@@ -1,0 +1,59 @@
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { DEFAULT_BUDGET, type ResourceDocument } from './engine.js';
+import { EvaluationPool } from './evaluation-pool.js';
+import { evaluateRuleTest, evaluateScanBatch, SLICE_MS } from './evaluation-tasks.js';
+
+const bucket = (id: string, versioning: string): string =>
+  JSON.stringify({ id, type: 'PROVA.S3.Bucket', name: id, region: null, account: '123456789012', tags: {}, properties: { versioning } } satisfies ResourceDocument);
+const VERSIONING = { expression: 'resource.properties.versioning == "Enabled"', budget: DEFAULT_BUDGET };
+const MISSING = { expression: 'resource.properties.encryption == true', budget: DEFAULT_BUDGET };
+/** A few milliseconds per resource (far from the time budget, even on a busy machine): some dozens fill a time slice. */
+const SLOW = (() => {
+  const list = (n: number) => `[${Array.from({ length: n }, (_, i) => i).join(',')}]`;
+  return { expression: `${list(32)}.all(x, ${list(256)}.all(y, !resource.name.matches("q+x")))`, budget: DEFAULT_BUDGET };
+})();
+/** Over its cost budget on every resource. */
+const OVER_BUDGET = { expression: 'resource.name.matches("a+")', budget: { cost: 1, milliseconds: 250 } };
+
+describe('rule evaluation in worker threads', () => {
+  const pool = new EvaluationPool(1);
+  afterAll(() => pool.close());
+
+  it('evaluates the rules of each type on a batch in a worker thread, reporting what did not pass', async () => {
+    const documents = [bucket('a', 'Enabled'), bucket('b', 'Suspended'), JSON.stringify({ ...JSON.parse(bucket('c', 'Enabled')), type: 'PROVA.IAM.User' })];
+    const evaluation = await pool.scanBatch([VERSIONING, MISSING], { 'PROVA.S3.Bucket': [0, 1] }, documents);
+    expect(evaluation).toEqual({
+      evaluated: [2, 2],
+      misses: [
+        { document: 0, rule: 1, result: 'ERROR', message: 'No such key: encryption' },
+        { document: 1, rule: 0, result: 'FAIL', message: null },
+        { document: 1, rule: 1, result: 'ERROR', message: 'No such key: encryption' },
+      ],
+    });
+  });
+
+  it('gives the worker back after a time slice, and carries on from where the slice stopped', async () => {
+    const documents = Array.from({ length: 100 }, (_, i) => bucket(`b${i}`, 'Enabled'));
+    const first = evaluateRuleTest({ kind: 'test', rule: SLOW, documents, start: 0 });
+    expect(first.next).toBeLessThan(documents.length);
+    expect(first.outcomes).toHaveLength(first.next);
+    const slice = evaluateScanBatch({ kind: 'scan', rules: [SLOW], rulesByType: { 'PROVA.S3.Bucket': [0] }, documents, start: 5 });
+    expect(slice.next).toBeGreaterThan(5);
+    expect(slice.evaluated).toEqual([slice.next - 5]);
+    expect(SLICE_MS).toBeLessThan(100);
+
+    const outcomes = await pool.test(SLOW, documents);
+    expect(outcomes).toEqual(documents.map(() => ({ result: 'PASS' })));
+  }, 60_000);
+
+  it('stops a rule test at the first resource over budget', async () => {
+    const outcomes = await pool.test(OVER_BUDGET, [bucket('a', 'Enabled'), bucket('b', 'Enabled')]);
+    expect(outcomes).toEqual([{ result: 'ERROR', message: 'the rule exceeded its evaluation budget of 1 units', overBudget: true }]);
+  });
+
+  it('refuses work once closed', async () => {
+    const closed = new EvaluationPool(1);
+    await closed.close();
+    await expect(closed.test(VERSIONING, [bucket('a', 'Enabled')])).rejects.toThrow(/shutting down/);
+  });
+});

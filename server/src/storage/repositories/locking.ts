@@ -1,0 +1,26 @@
+import { PostgresAdapter, type Kysely, type SelectQueryBuilder, type Transaction } from 'kysely';
+import type { Database } from '../schema.js';
+
+/** Makes a select inside `lockedTransaction` lock the rows it reads until the transaction ends. */
+export type ForUpdate = <DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>) => SelectQueryBuilder<DB, TB, O>;
+
+/**
+ * The one way a repository reads a record it is about to rewrite: in a transaction, with the rows `forUpdate` is
+ * applied to locked, so a concurrent read-modify-write of the same record waits for this one to commit and then
+ * sees its result. PostgreSQL takes row locks (SELECT … FOR UPDATE); SQLite has none, but every transaction there
+ * begins IMMEDIATE (see database.ts), taking the database's write lock before its first read.
+ *
+ * On SQLite the transaction holds the process's only connection: `work` must make every query through `trx`.
+ */
+export function lockedTransaction<T>(db: Kysely<Database>, work: (trx: Transaction<Database>, forUpdate: ForUpdate) => Promise<T>): Promise<T> {
+  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  const forUpdate: ForUpdate = (query) => (postgres ? query.forUpdate() : query);
+  return db.transaction().execute((trx) => work(trx, forUpdate));
+}
+
+/**
+ * What the domain hands a repository's `modify`: the stored record in, the record to write out. It runs while the
+ * row is locked, so it must not wait on the database (on SQLite that would wait for the very connection it holds).
+ * Throwing abandons the change.
+ */
+export type Change<T> = (current: T) => T | Promise<T>;

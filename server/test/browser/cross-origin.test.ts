@@ -1,0 +1,98 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { startMock, type Mock } from '../../../contract-tests/prism/mocks.js';
+import { loadConfig } from '../../src/config.js';
+import { PROJECT_ROOT } from '../../src/paths.js';
+import { DATABASE_TARGETS, openTestDatabase, type TestDatabase } from '../databases.js';
+import { basic, startTestServer, type TestServer } from '../server.js';
+import { hasChromium, launchChromium } from './chromium.js';
+
+/**
+ * A frontend served from its own origin (as a dev server on localhost:5173 would be) calling the APIs from a real
+ * browser: the server with CORS_ORIGINS naming that origin, the server configured as the stateful mock is (any
+ * origin), and the Prism mock of the same spec must give the page the same answers.
+ */
+const PAGE = `<!doctype html><meta charset="utf-8"><title>frontend</title><script>
+  window.call = async (url, authorization) => {
+    const headers = authorization ? { authorization } : {};
+    const answer = await fetch(url, { headers });
+    const body = await answer.json();
+    return { status: answer.status, keys: Object.keys(body).sort() };
+  };
+  window.refused = async (url, authorization) => {
+    try {
+      await fetch(url, { headers: { authorization } });
+      return false;
+    } catch {
+      return true;
+    }
+  };
+</script>`;
+
+const describeBrowser = hasChromium ? describe : describe.skip;
+
+describeBrowser('a page on another origin calling the APIs in chromium', () => {
+  let frontend: Server;
+  let frontendOrigin: string;
+  let db: TestDatabase & { dispose(): Promise<void> };
+  let mockDb: TestDatabase & { dispose(): Promise<void> };
+  let server: TestServer;
+  let statefulMock: TestServer;
+  let prism: Mock;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    frontend = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE));
+    await new Promise<void>((resolve) => frontend.listen(0, '127.0.0.1', resolve));
+    frontendOrigin = `http://127.0.0.1:${(frontend.address() as AddressInfo).port}`;
+    db = await openTestDatabase(DATABASE_TARGETS[0]!);
+    mockDb = await openTestDatabase(DATABASE_TARGETS[0]!);
+    server = await startTestServer(db, { corsOrigins: [frontendOrigin] });
+    const mockConfig = loadConfig({ MOCK_RESET: 'true', DATABASE_URL: 'sqlite:/nonexistent/mock.db' });
+    statefulMock = await startTestServer(mockDb, { corsOrigins: mockConfig.corsOrigins! });
+    prism = await startMock(PROJECT_ROOT, 'compliance', 0);
+    browser = await launchChromium();
+    page = await browser.newPage();
+    await page.goto(frontendOrigin);
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await prism?.stop();
+    await Promise.all([server?.close(), statefulMock?.close()]);
+    await Promise.all([db?.dispose(), mockDb?.dispose()]);
+    await new Promise((resolve) => frontend?.close(resolve));
+  });
+
+  const call = (url: string, authorization?: string) =>
+    page.evaluate(([target, auth]) => (globalThis as unknown as { call(u: string, a?: string): Promise<{ status: number; keys: string[] }> }).call(target!, auth), [url, authorization] as const);
+
+  it('gets the same answers from the server, the stateful mock and the Prism mock, preflight included', async () => {
+    const targets = [
+      { base: server.baseUrl, auth: server.auth },
+      { base: statefulMock.baseUrl, auth: statefulMock.auth },
+      { base: prism.url, auth: basic('any-client', 'any-secret') },
+    ];
+    const listed = await Promise.all(targets.map(({ base, auth }) => call(`${base}/v0/environments`, auth)));
+    // `next_offset` comes only with a truncated page, as in the Prism mock's example; the rest of a page is the same.
+    const page = (answer: { status: number; keys: string[] }) => ({ status: answer.status, keys: answer.keys.filter((key) => key !== 'next_offset') });
+    for (const answer of listed) expect(page(answer)).toEqual({ status: 200, keys: ['count', 'is_truncated', 'items'] });
+    const unauthenticated = await Promise.all(targets.map(({ base }) => call(`${base}/v0/environments`)));
+    for (const answer of unauthenticated) expect({ status: answer.status, keys: answer.keys }).toEqual({ status: 401, keys: ['code', 'message', 'type'] });
+  }, 60_000);
+
+  it('is refused by a server that does not list the page’s origin', async () => {
+    const otherDb = await openTestDatabase(DATABASE_TARGETS[0]!);
+    const other = await startTestServer(otherDb, { corsOrigins: ['http://localhost:5173'] });
+    try {
+      const refused = await page.evaluate(([url, auth]) => (globalThis as unknown as { refused(u: string, a: string): Promise<boolean> }).refused(url!, auth!), [`${other.baseUrl}/v0/environments`, other.auth] as const);
+      expect(refused).toBe(true);
+    } finally {
+      await other.close();
+      await otherDb.dispose();
+    }
+  }, 30_000);
+});
