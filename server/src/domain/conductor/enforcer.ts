@@ -7,8 +7,11 @@ import { changesCloud, observe, planReconcile } from './planner.js';
 import { SERVER_ACTOR, type Process } from './types.js';
 import { PeriodicTask } from '../periodic.js';
 
-/** A job registered but never queued (its server process died in between) is queued after this long. */
-const UNQUEUED_GRACE_SECONDS = 120;
+/**
+ * A job registered but never queued (its server process died in between) is queued after this long. Queuing is
+ * idempotent, so this only spares the queue the jobs their own request is about to queue.
+ */
+const UNQUEUED_GRACE_SECONDS = 10;
 const BATCH = 50;
 
 export interface ProcessEnforcerDeps {

@@ -152,10 +152,14 @@ export class ProcessChanges {
     });
   }
 
-  /** Hands a registered job to the durable queue. */
+  /**
+   * Hands a registered job to the durable queue. Idempotent: the queue job takes the process job's id and is
+   * queued once, so the request that registered the job and the enforcer (which queues a job its request died
+   * before queuing) may both call this.
+   */
   async enqueue(job: ProcessJob): Promise<void> {
-    const queued = await this.jobs.enqueue(PROCESS_JOB, { jobId: job.id }, { maxAttempts: 3 });
-    await this.processes.attachQueueJob(job.id, queued.id);
+    await this.jobs.enqueue(PROCESS_JOB, { jobId: job.id }, { maxAttempts: 3, id: job.id, dedupeKey: `${PROCESS_JOB}:${job.id}` });
+    await this.processes.attachQueueJob(job.id, job.id);
   }
 }
 

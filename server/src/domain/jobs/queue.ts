@@ -34,6 +34,11 @@ export interface EnqueueOptions {
   maxAttempts?: number;
   /** Queue this work at most once: a second enqueue with the same key does nothing. */
   dedupeKey?: string;
+  /**
+   * The job's id, chosen by the caller (a new one by default). With `dedupeKey`, whoever enqueues the same work
+   * knows the job's id whether or not it was the one that queued it.
+   */
+  id?: string;
   /** Milliseconds since the epoch; now by default. */
   runAt?: number;
 }
@@ -78,7 +83,7 @@ export class JobQueue {
   async enqueue(kind: string, payload: unknown, options: EnqueueOptions = {}): Promise<Job> {
     const now = this.clock.nowMs();
     const job: Job = {
-      id: newId(),
+      id: options.id ?? newId(),
       kind,
       payload,
       status: 'queued',
