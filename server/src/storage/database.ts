@@ -102,18 +102,23 @@ function openPostgres(connectionString: string, schema: string | undefined): Dat
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
-/** PostgreSQL advisory lock keys (any two bigints; these spell "migrate" and "startup"). */
-const MIGRATION_LOCK = 0x6d69677261746500n;
+/**
+ * PostgreSQL advisory lock keys (any two bigints; these spell "migrate" and "startup"). The migration lock is one
+ * for the whole database, schemas included: Kysely's migrator reads the catalog of every schema, and a schema
+ * created or dropped meanwhile (as the tests do, one schema each) makes that read fail; whoever changes schemas
+ * takes the same lock (see server/test/postgres.ts).
+ */
+export const MIGRATION_LOCK = 0x6d69677261746500n;
 const STARTUP_LOCK = 0x7374617274757000n;
 
 /**
  * Runs `work` while this process holds a PostgreSQL session advisory lock on `key`, taken on a connection of its
- * own; processes that want the same lock wait their turn. A lock is scoped to the database, so the key is mixed
- * with the schema: test schemas sharing one database do not wait for each other. SQLite: runs `work` as it is.
+ * own; processes that want the same lock wait their turn. With `perSchema`, the key is mixed with the schema, so
+ * test schemas sharing one database do not wait for each other. SQLite: runs `work` as it is.
  */
-async function withAdvisoryLock<T>(handle: DatabaseHandle, key: bigint, work: () => Promise<T>): Promise<T> {
+async function withAdvisoryLock<T>(handle: DatabaseHandle, key: bigint, work: () => Promise<T>, { perSchema }: { perSchema: boolean }): Promise<T> {
   if (handle.dialect !== 'postgres') return work();
-  const id = sql`${key.toString()}::bigint # hashtext(coalesce(current_schema(), ''))::bigint`;
+  const id = perSchema ? sql`${key.toString()}::bigint # hashtext(coalesce(current_schema(), ''))::bigint` : sql`${key.toString()}::bigint`;
   return handle.db.connection().execute(async (connection) => {
     await sql`select pg_advisory_lock(${id})`.execute(connection);
     try {
@@ -129,7 +134,7 @@ async function withAdvisoryLock<T>(handle: DatabaseHandle, key: bigint, work: ()
  * then find the work done): with migrations, creating the root user, the default organization and demo data.
  */
 export function withStartupLock<T>(handle: DatabaseHandle, work: () => Promise<T>): Promise<T> {
-  return withAdvisoryLock(handle, STARTUP_LOCK, work);
+  return withAdvisoryLock(handle, STARTUP_LOCK, work, { perSchema: true });
 }
 
 /**
@@ -141,7 +146,7 @@ export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {
   // The migrator looks for its own tables across every schema; naming the schema keeps databases that share a
   // server (one schema per test suite) from seeing each other's.
   const migrator = new Migrator({ db: handle.db, provider, ...(handle.schema && { migrationTableSchema: handle.schema }) });
-  const { error, results } = await withAdvisoryLock(handle, MIGRATION_LOCK, () => migrator.migrateToLatest());
+  const { error, results } = await withAdvisoryLock(handle, MIGRATION_LOCK, () => migrator.migrateToLatest(), { perSchema: false });
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, { cause: error });
