@@ -51,6 +51,7 @@ test-unit: deps ## Unit and component tests on jest (SQLite, and PostgreSQL when
 	@# What the suites exercise feeds the spec coverage of `make contract`; start from nothing so no earlier run counts.
 	rm -rf reports/exercised $(if $(COVERAGE),coverage)
 	npm run --silent test:unit -- $(if $(COVERAGE),--coverage)
+	LATENCY=1 npm run --silent test:unit -- server/test/request-thread.test.ts
 
 test-faults: deps ## Kill the server with SIGKILL during each kind of background work and check what survives (FAULT_RUNS, FAULT_SEED)
 	FAULT_MATRIX=1 npm run --silent test:unit -- server/test/fault-matrix.test.ts

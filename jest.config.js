@@ -8,8 +8,13 @@ export default {
   testEnvironment: 'node',
   roots: ['<rootDir>/server', '<rootDir>/scripts'],
   testMatch: ['**/*.test.ts'],
-  // The fault matrix restarts real servers hundreds of times (minutes per store): `make test-faults` runs it alone.
-  testPathIgnorePatterns: process.env.FAULT_MATRIX === '1' ? ['/node_modules/'] : ['/node_modules/', '/server/test/fault-matrix\\.test\\.ts$'],
+  // Run apart: the fault matrix restarts real servers hundreds of times, minutes per store (`make test-faults`);
+  // the request thread's latency is measured with no other suite loading the cores (`make test-unit`, after the rest).
+  testPathIgnorePatterns: [
+    '/node_modules/',
+    ...(process.env.FAULT_MATRIX === '1' ? [] : ['/server/test/fault-matrix\\.test\\.ts$']),
+    ...(process.env.LATENCY === '1' ? [] : ['/server/test/request-thread\\.test\\.ts$']),
+  ],
   extensionsToTreatAsEsm: ['.ts'],
   // Sources import each other as `./module.js` (NodeNext); here that is the `.ts` file beside it.
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },

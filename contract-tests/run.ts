@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync } from 'node:fs';
 import { appendFile, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +10,7 @@ import { load } from 'js-yaml';
 import { ROOT } from '../scripts/pipeline.js';
 import { freePort, start, waitForHttp, type Started } from './processes.js';
 import { MOCK_APIS, startMock, type MockApi } from './prism/mocks.js';
-import { buildCoverage, missingStatuses, writeCoverage, type CoverageReport } from './coverage.js';
+import { buildCoverage, EXERCISED_DIR, missingStatuses, writeCoverage, type CoverageReport } from './coverage.js';
 import { ParitySuite } from './parity/suite.js';
 
 /**
@@ -167,6 +168,8 @@ if (parity) {
   if (parity.failures.length > 0) failed += 1;
   else passed += 1;
 }
+/** Whether the component suites recorded what they exercised (they run before this in `make test`). */
+const componentSuitesRan = existsSync(EXERCISED_DIR) && readdirSync(EXERCISED_DIR).some((name) => name.endsWith('.jsonl'));
 if (coverage) {
   for (const line of writeCoverage(coverage)) console.log(`coverage ${line}`);
   for (const entry of coverage.unknown) console.log(`coverage: ignored a line naming no operation of the specs: ${JSON.stringify(entry)}`);
@@ -175,7 +178,10 @@ if (coverage) {
     failed += 1;
   }
   const missing = missingStatuses(coverage);
-  if (missing.length > 0) {
+  if (missing.length > 0 && !componentSuitesRan) {
+    // `make contract` alone: most error statuses are provoked by the component suites, which did not run.
+    console.log(`coverage: ${missing.length} declared statuses are exercised by the component suites, not run here (make test runs them first and checks them all)`);
+  } else if (missing.length > 0) {
     console.log(`FAIL spec coverage: declared, never exercised: ${missing.join(', ')}`);
     console.log('  (the component suites record what they exercise under reports/exercised/: `make test` runs them first)');
     failed += 1;
