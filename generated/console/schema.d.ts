@@ -863,7 +863,7 @@ export interface operations {
                 headers: {
                     /** @description The answer carries the CSRF token and must not be cached. */
                     "Cache-Control"?: "no-store";
-                    /** @description `console_session=<opaque>; Path=/console; HttpOnly; SameSite=Strict; Max-Age=43200`, plus `Secure` when served over HTTPS. */
+                    /** @description `console_session=<opaque>; Path=/console; HttpOnly; SameSite=Strict; Max-Age=43200`, plus `Secure` when served over HTTPS. The `default` shown is what the Prism mock sends. */
                     "Set-Cookie"?: string;
                     [name: string]: unknown;
                 };

@@ -41,6 +41,7 @@ describeBrowser('a page on another origin calling the APIs in chromium', () => {
   let server: TestServer;
   let statefulMock: TestServer;
   let prism: Mock;
+  let consolePrism: Mock;
   let browser: Browser;
   let page: Page;
 
@@ -53,7 +54,7 @@ describeBrowser('a page on another origin calling the APIs in chromium', () => {
     server = await startTestServer(db, { corsOrigins: [frontendOrigin] });
     const mockConfig = loadConfig({ MOCK_RESET: 'true', DATABASE_URL: 'sqlite:/nonexistent/mock.db' });
     statefulMock = await startTestServer(mockDb, { corsOrigins: mockConfig.corsOrigins! });
-    prism = await startMock(PROJECT_ROOT, 'compliance', 0);
+    [prism, consolePrism] = await Promise.all([startMock(PROJECT_ROOT, 'compliance', 0), startMock(PROJECT_ROOT, 'console', 0)]);
     browser = await launchChromium();
     page = await browser.newPage();
     await page.goto(frontendOrigin);
@@ -61,7 +62,7 @@ describeBrowser('a page on another origin calling the APIs in chromium', () => {
 
   afterAll(async () => {
     await browser?.close();
-    await prism?.stop();
+    await Promise.all([prism?.stop(), consolePrism?.stop()]);
     await Promise.all([server?.close(), statefulMock?.close()]);
     await Promise.all([db?.dispose(), mockDb?.dispose()]);
     await new Promise((resolve) => frontend?.close(resolve));
@@ -83,6 +84,42 @@ describeBrowser('a page on another origin calling the APIs in chromium', () => {
     const unauthenticated = await Promise.all(targets.map(({ base }) => call(`${base}/v0/environments`)));
     for (const answer of unauthenticated) expect({ status: answer.status, keys: answer.keys }).toEqual({ status: 401, keys: ['code', 'message', 'type'] });
   }, 60_000);
+
+  it('signs in to the console API’s Prism mock from its own origin, then calls it with the cookie the browser keeps', async () => {
+    const tab = await browser.newPage();
+    try {
+      await tab.goto(`${consolePrism.url}/console/api/session`);
+      const answers = await tab.evaluate(async () => {
+        const signIn = await fetch('/console/api/session', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: 'admin@example.com', password: 'mock-admin-password' }),
+        });
+        const { csrf_token: csrf } = (await signIn.json()) as { csrf_token: string };
+        const session = await fetch('/console/api/session');
+        const created = await fetch('/console/api/api-clients', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
+          body: JSON.stringify({ name: 'frontend-client' }),
+        });
+        const invalid = await fetch('/console/api/api-clients', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
+          body: JSON.stringify({ nme: 'misspelt' }),
+        });
+        const refusal = (await invalid.json()) as { message: string };
+        return { signIn: signIn.status, session: session.status, created: created.status, invalid: invalid.status, refusal: refusal.message };
+      });
+      // The mock's 400 shows the form of the message, not a field the request did not send.
+      expect(answers.refusal).toMatch(/^<field>: <the rule it breaks>/);
+      delete (answers as Partial<typeof answers>).refusal;
+      // Prism refuses a call of the console API without the cookie: the browser kept it from the sign-in and sent it.
+      expect(answers).toEqual({ signIn: 200, session: 200, created: 201, invalid: 400 });
+      expect((await tab.context().cookies()).find((cookie) => cookie.name === 'console_session')).toMatchObject({ value: 'mock-session', httpOnly: true, path: '/console' });
+    } finally {
+      await tab.close();
+    }
+  }, 30_000);
 
   it('is refused by a server that does not list the page’s origin', async () => {
     const otherDb = await openTestDatabase(DATABASE_TARGETS[0]!);
