@@ -87,6 +87,13 @@ export async function throwingStyle(scanId: string): Promise<string> {
     return scan.status;
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) return `${error.operation}: ${error.message}`;
+    if (error instanceof ApiError && typeof error.body === 'object') {
+      // The body is one of the APIs' error bodies, not `any`: a field none of them has does not compile.
+      const message: string = error.body.message;
+      // @ts-expect-error no error body of the APIs has `reason`
+      const reason = error.body.reason;
+      return `${message} ${String(reason)}`;
+    }
     throw error;
   }
 }

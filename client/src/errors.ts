@@ -70,18 +70,22 @@ const describe = (body: unknown): string | undefined => {
   return undefined;
 };
 
-/** An answer that was not 2xx, thrown by `unwrap` and by the helpers built on it. */
-export class ApiError<Body = ApiErrorBody> extends Error {
+/**
+ * An answer that was not 2xx, thrown by `unwrap` and by the helpers built on it. Not generic: `error instanceof
+ * ApiError` then gives `body` the type of every error body the APIs document (a generic class would narrow to
+ * `ApiError<any>`); `results(client)` gives each status its own body type.
+ */
+export class ApiError extends Error {
   override readonly name = 'ApiError';
   /** The HTTP status. */
   readonly status: number;
   /** The API's error body (parsed JSON; text when the answer was not JSON). */
-  readonly body: Body;
+  readonly body: ApiErrorBody;
   readonly response: Response;
   /** The operation that failed, e.g. `GET /environments/{environment_id}`. */
   readonly operation: string;
 
-  constructor(init: { status: number; body: Body; response: Response; operation: string }) {
+  constructor(init: { status: number; body: ApiErrorBody; response: Response; operation: string }) {
     const detail = describe(init.body);
     super(`${init.operation} answered ${init.status}${detail ? `: ${detail}` : ` ${init.response.statusText}`.trimEnd()}`);
     this.status = init.status;
@@ -116,7 +120,7 @@ const describeOperation = (response: Response, known?: string): string => {
 export async function unwrap<Data, Error>(pending: Promise<FetchOutcome<Data, Error>>, operation?: string): Promise<Data> {
   const { data, error, response } = await pending;
   if (response.ok) return data as Data;
-  throw new ApiError<Error>({ status: response.status, body: error as Error, response, operation: describeOperation(response, operation) });
+  throw new ApiError({ status: response.status, body: error as ApiErrorBody, response, operation: describeOperation(response, operation) });
 }
 
 // The same shapes as openapi-fetch's own method types, so arguments are checked exactly as `client.GET` checks them.
