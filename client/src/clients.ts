@@ -86,9 +86,22 @@ function basicAuthClient<Paths extends {}>(basePath: string, options: BasicAuthC
   return client;
 }
 
-/** A typed client of the compliance API (`/v0`), authenticated with an API client's id and secret. */
-export const createComplianceClient = (options: BasicAuthClientOptions): ComplianceClient =>
-  basicAuthClient<CompliancePaths>(BASE_PATHS.compliance, options);
+/**
+ * A typed client of the compliance API (`/v0`), authenticated with an API client's id and secret.
+ *
+ * `GET /swagger` asks for the document as JSON unless the call names another `Accept`, so the client's JSON parsing
+ * gives the document as an object; `{ parseAs: 'text', headers: { Accept: 'application/yaml' } }` gives the YAML.
+ */
+export function createComplianceClient(options: BasicAuthClientOptions): ComplianceClient {
+  const client = basicAuthClient<CompliancePaths>(BASE_PATHS.compliance, options);
+  client.use({
+    onRequest({ request, schemaPath }) {
+      if (schemaPath === '/swagger' && !request.headers.has('Accept')) request.headers.set('Accept', 'application/json');
+      return request;
+    },
+  });
+  return client;
+}
 
 /** A typed client of the conductor API (`/api/v0`), authenticated as an rbac user (or `root`). */
 export const createConductorClient = (options: BasicAuthClientOptions): ConductorClient =>

@@ -95,6 +95,14 @@ describeEachDatabase(
       expect(listed.data?.items.map((e) => e.id)).toContain(id);
     });
 
+    it('reads the API description: as an object by default, as the YAML bundle when asked for it', async () => {
+      const document = await unwrap(compliance.GET('/swagger'));
+      expect(document).toMatchObject({ swagger: '2.0', basePath: '/v0' });
+      const yaml = await compliance.GET('/swagger', { parseAs: 'text', headers: { Accept: 'application/yaml' } });
+      expect(yaml.response.headers.get('content-type')).toMatch(/^application\/yaml/);
+      expect(yaml.data).toMatch(/^swagger: '2\.0'$/m);
+    });
+
     it('returns the error body of a refused request', async () => {
       const refused = await compliance.PATCH('/environments/{environment_id}', {
         params: { path: { environment_id: '3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f' } },
