@@ -70,6 +70,17 @@ def field(record, name, kind, where):
     return value
 
 
+def listed(answer, fields, where):
+    """The `items` of a conductor list whose `count` matches them, each item holding `fields` (name: type)."""
+    items = field(answer, "items", list, where)
+    if field(answer, "count", int, where) != len(items):
+        raise Surprise(f"{where}: count does not match its items")
+    for item in items:
+        for name, kind in fields.items():
+            field(item, name, kind, f"an item of {where}")
+    return items
+
+
 def pages(api, path, query, page_size):
     """Every item of a paged compliance list, following `next_offset` until `is_truncated` is false, and the
     number of pages read."""
@@ -162,23 +173,11 @@ def conductor_window(api, process, start, end):
     end = end or minute(max(times))
     window = {"start": start, "end": end}
 
-    history = api.get(f"{path}/history", window)
-    entries = field(history, "items", list, f"history of {process} {window}")
-    if field(history, "count", int, f"history of {process}") != len(entries):
-        raise Surprise(f"history of {process}: count does not match its items")
-    for entry in entries:
-        for name, kind in (("id", str), ("at", int), ("event", str), ("actor", str)):
-            field(entry, name, kind, f"history entry of {process}")
+    entries = listed(api.get(f"{path}/history", window), {"id": str, "at": int, "event": str, "actor": str}, f"history of {process} {window}")
     if whole and [e["id"] for e in entries] != [e["id"] for e in everything]:
         raise Surprise(f"history of {process} between {start} and {end} is not its whole history")
 
-    ops = api.get(f"{path}/ops", window)
-    operations = field(ops, "items", list, f"ops of {process} {window}")
-    if field(ops, "count", int, f"ops of {process}") != len(operations):
-        raise Surprise(f"ops of {process}: count does not match its items")
-    for operation in operations:
-        for name, kind in (("job_id", str), ("at", int), ("operation", str), ("status", str)):
-            field(operation, name, kind, f"operation of {process}")
+    operations = listed(api.get(f"{path}/ops", window), {"job_id": str, "at": int, "operation": str, "status": str}, f"ops of {process} {window}")
     if whole and not operations:
         raise Surprise(f"ops of {process} between {start} and {end}: none, though its history made some")
     return {"history": len(entries), "ops": len(operations), "start": start, "end": end}

@@ -1,10 +1,9 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, it } from '@jest/globals';
 import { createEnvironment, runScan } from './compliance.js';
 import { describeEachDatabase } from './databases.js';
 import { useTestServer, type TestServer } from './server.js';
 import { expect } from './expect.js';
+import { WebhookReceiver } from './webhook-receiver.js';
 
 const SECRET = 'webhook-secret-0123456789';
 
@@ -14,28 +13,18 @@ describeEachDatabase(
   (db) => {
     const testServer = useTestServer(db, { simulator: { driftRate: 0.3 } });
     let server: TestServer;
-    let receiver: Server;
-    let received = 0;
-    let port = 0;
-    beforeAll(async () => {
-      receiver = createServer((req, res) => {
-        received += 1;
-        req.resume();
-        req.on('end', () => res.end('ok'));
-      });
-      await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-      port = (receiver.address() as AddressInfo).port;
-    });
-    afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
+    // Nothing in this suite may reach it.
+    const receiver = new WebhookReceiver();
+    beforeAll(() => receiver.start());
+    afterAll(() => receiver.stop());
     beforeEach(() => {
       server = testServer();
-      received = 0;
     });
 
     it('refuses a webhook_url on a loopback, private or link-local address with a 400 saying why, on create and on replace', async () => {
       const body = (webhook_url: string) => ({ name: 'hook', events: ['drift'], environments: ['*'], webhook_url, webhook_secret: SECRET });
       const refused = [
-        `http://127.0.0.1:${port}/hooks`,
+        `http://127.0.0.1:${receiver.port}/hooks`,
         'http://10.0.0.8/hooks',
         'https://172.16.4.2/hooks',
         'http://192.168.1.20/hooks',
@@ -65,7 +54,7 @@ describeEachDatabase(
     it('fails the delivery to a name that resolves to a loopback address, without connecting to it', async () => {
       const env = await createEnvironment(server);
       const created = await server.request('POST', '/v0/notifications', {
-        body: { name: 'by name', events: ['drift'], environments: [env.id], webhook_url: `http://localhost:${port}/hooks`, webhook_secret: SECRET },
+        body: { name: 'by name', events: ['drift'], environments: [env.id], webhook_url: `http://localhost:${receiver.port}/hooks`, webhook_secret: SECRET },
       });
       expect(created.status, created.text).toBe(201);
       const first = await runScan(server, env.id);
@@ -75,7 +64,7 @@ describeEachDatabase(
       const attempts = await server.request('GET', `/v0/notifications/${created.body.notification_id}/deliveries`);
       expect(attempts.body.items).toHaveLength(1);
       expect(attempts.body.items[0]).toMatchObject({ status: 'failed', http_status: null, error: expect.stringMatching(/^could not reach the webhook: localhost resolves to (127\.0\.0\.1|::1), a private address: .*WEBHOOK_ALLOW_PRIVATE=true/) });
-      expect(received).toBe(0);
+      expect(receiver.requests).toHaveLength(0);
     });
   },
   'suite',

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, it } from '@jest/globals';
@@ -9,48 +9,11 @@ import { nextAccount, runScan } from './compliance.js';
 import { describeEachDatabase } from './databases.js';
 import { useTestServer, type TestServer } from './server.js';
 import { expect } from './expect.js';
+import { WebhookReceiver } from './webhook-receiver.js';
 
 const SECRET = 'webhook-secret-0123456789';
 
 /** Each environment gets an account of its own, so inventories and drift never leak between tests. */
-
-interface ReceivedRequest {
-  headers: IncomingHttpHeaders;
-  raw: string;
-  body: any;
-}
-
-/** A webhook receiver on 127.0.0.1: records every request and answers the statuses it is told to, then 200. */
-class WebhookReceiver {
-  readonly requests: ReceivedRequest[] = [];
-  answers: number[] = [];
-  private readonly server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      this.requests.push({ headers: req.headers, raw, body: JSON.parse(raw) });
-      res.statusCode = this.answers.shift() ?? 200;
-      res.end();
-    });
-  });
-
-  url = '';
-
-  async start(): Promise<void> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hooks`;
-  }
-
-  /** Requests for one notification: jobs of earlier tests may still be delivering to the same receiver. */
-  of(notificationId: string): ReceivedRequest[] {
-    return this.requests.filter((r) => r.body.notification_id === notificationId);
-  }
-
-  stop(): Promise<void> {
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
-}
 
 interface ReceivedMail {
   from: string;

@@ -1,6 +1,5 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { WebhookReceiver } from '../../../test/webhook-receiver.js';
 import { HttpWebhookSender, NO_SMTP_SERVER, SmtpEmailSender, webhookSignature } from './transports.js';
 
 describe('notification transports', () => {
@@ -18,39 +17,27 @@ describe('notification transports', () => {
   });
 
   describe('webhooks to private addresses', () => {
-    let receiver: Server;
-    let port = 0;
-    let received = 0;
-    beforeAll(async () => {
-      receiver = createServer((req, res) => {
-        received += 1;
-        req.resume();
-        req.on('end', () => res.end('ok'));
-      });
-      await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-      port = (receiver.address() as AddressInfo).port;
-    });
-    afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
+    const receiver = new WebhookReceiver();
+    beforeAll(() => receiver.start());
+    afterAll(() => receiver.stop());
 
     const request = (url: string) => ({ url, secret: 'a-secret-of-sixteen', body: '{}', deliveryId: 'd-1' });
 
     it('refuses them, by literal address or by the name that resolves to one, before connecting', async () => {
-      received = 0;
       const sender = new HttpWebhookSender();
-      for (const url of [`http://127.0.0.1:${port}/`, `http://[::ffff:127.0.0.1]:${port}/`, `http://[::ffff:7f00:1]:${port}/`, `http://localhost:${port}/`]) {
+      for (const url of [`http://127.0.0.1:${receiver.port}/`, `http://[::ffff:127.0.0.1]:${receiver.port}/`, `http://[::ffff:7f00:1]:${receiver.port}/`, `http://localhost:${receiver.port}/`]) {
         const outcome = await sender.send(request(url));
         expect([url, outcome.ok]).toEqual([url, false]);
         expect(outcome.error).toMatch(/^could not reach the webhook: .*private address: .*WEBHOOK_ALLOW_PRIVATE=true/);
       }
-      expect(received).toBe(0);
+      expect(receiver.requests).toHaveLength(0);
     });
 
     it('delivers to them when allowed', async () => {
-      received = 0;
       const sender = new HttpWebhookSender({ allowPrivate: true });
-      expect(await sender.send(request(`http://127.0.0.1:${port}/`))).toEqual({ ok: true, httpStatus: 200 });
-      expect(await sender.send(request(`http://localhost:${port}/`))).toMatchObject({ ok: true });
-      expect(received).toBe(2);
+      expect(await sender.send(request(`http://127.0.0.1:${receiver.port}/`))).toEqual({ ok: true, httpStatus: 200 });
+      expect(await sender.send(request(`http://localhost:${receiver.port}/`))).toMatchObject({ ok: true });
+      expect(receiver.requests).toHaveLength(2);
     });
   });
 });

@@ -1,0 +1,42 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ReceivedRequest {
+  headers: IncomingHttpHeaders;
+  raw: string;
+  body: any;
+}
+
+/** A webhook receiver on 127.0.0.1: records every request and answers the statuses it is told to, then 200. */
+export class WebhookReceiver {
+  readonly requests: ReceivedRequest[] = [];
+  answers: number[] = [];
+  private readonly server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      this.requests.push({ headers: req.headers, raw, body: JSON.parse(raw) });
+      res.statusCode = this.answers.shift() ?? 200;
+      res.end();
+    });
+  });
+
+  url = '';
+  port = 0;
+
+  async start(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.port = (this.server.address() as AddressInfo).port;
+    this.url = `http://127.0.0.1:${this.port}/hooks`;
+  }
+
+  /** Requests for one notification: jobs of earlier tests may still be delivering to the same receiver. */
+  of(notificationId: string): ReceivedRequest[] {
+    return this.requests.filter((r) => r.body.notification_id === notificationId);
+  }
+
+  stop(): Promise<void> {
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
