@@ -16,7 +16,7 @@ import { SCAN_JOB, ScanService } from './domain/scans/service.js';
 import { OrganizationService } from './domain/organizations/service.js';
 import { NOTIFICATION_DELIVERY_JOB, NotificationService, type DeliveryJob } from './domain/notifications/service.js';
 import { HttpWebhookSender, SmtpEmailSender } from './domain/notifications/transports.js';
-import { eventBody } from './http/compliance/presenters.js';
+import { eventDocument } from './documents/events.js';
 import { KyselyNotificationRepository } from './storage/repositories/notifications.js';
 import type { DatabaseHandle } from './storage/database.js';
 import { KyselyApiClientRepository } from './storage/repositories/api-clients.js';
@@ -114,7 +114,7 @@ export function createServices(database: DatabaseHandle, clock: Clock, options: 
     webhookAllowPrivate: options.notifications?.webhookAllowPrivate ?? false,
     email: new SmtpEmailSender({ url: options.notifications?.smtpUrl, from: options.notifications?.smtpFrom }),
     // Webhook bodies carry events exactly as GET /events shows them.
-    eventDocument: eventBody,
+    eventDocument,
   });
   jobs.register(NOTIFICATION_DELIVERY_JOB, (payload, context) => notifications.deliver(payload as DeliveryJob, context.job));
   const runner = new ScanRunner({

@@ -1,4 +1,4 @@
-import type { Page } from '../storage/repositories/types.js';
+import type { Page } from '../domain/repositories.js';
 
 /** The list wrapper of the compliance and console APIs: `count` is the size of this page (seed 000 §2.1). */
 export function pageBody<T, B>(page: Page<T>, offset: number, present: (item: T) => B) {

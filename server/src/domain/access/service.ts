@@ -5,7 +5,7 @@ import { newId } from '../ids.js';
 import { RecentlyRead, type RecentlyReadOptions } from '../auth/recently-read.js';
 import { Grants, UNRESTRICTED } from './grants.js';
 import type { OrgUser } from '../users/types.js';
-import type { GroupRepository, InviteRepository, Page, PageRequest, SortDirection, UserRepository } from '../../storage/repositories/types.js';
+import type { GroupRepository, InviteRepository, Page, PageRequest, SortDirection, UserRepository } from '../repositories.js';
 import {
   GROUP_POLICIES,
   INVITE_LIFETIME_SECONDS,

@@ -3,7 +3,7 @@ import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { randomToken } from '../ids.js';
 import { characterCount } from '../text.js';
-import type { ApiClient, ApiClientOrder, ApiClientRepository, Page, PageRequest, SortDirection } from '../../storage/repositories/types.js';
+import type { ApiClient, ApiClientOrder, ApiClientRepository, Page, PageRequest, SortDirection } from '../repositories.js';
 import { RecentlyRead, type RecentlyReadOptions } from './recently-read.js';
 import { digestMatches, hashSecret, secretDigest } from './secrets.js';
 

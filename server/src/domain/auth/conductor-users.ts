@@ -2,7 +2,7 @@ import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Clock } from '../clock.js';
 import { randomToken } from '../ids.js';
-import type { ConductorUserRepository } from '../../storage/repositories/types.js';
+import type { ConductorUserRepository } from '../repositories.js';
 import { hashSecret, secretMatches } from './secrets.js';
 
 export const ROOT_USER = 'root';

@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.js';
 import { usesRoles, type Provider } from '../cloud/providers.js';
 import { AppError } from '../errors.js';
-import type { ConductorAccountRepository } from '../../storage/repositories/types.js';
+import type { ConductorAccountRepository } from '../repositories.js';
 import type { AccountWithCount } from './types.js';
 
 const ROLE_ACCOUNT = /^[0-9]{12}$/;

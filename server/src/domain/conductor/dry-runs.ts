@@ -3,7 +3,7 @@ import type { CloudAdapter } from '../cloud/adapter.js';
 import { AppError, type ErrorDetail } from '../errors.js';
 import { newId } from '../ids.js';
 import type { JobQueue } from '../jobs/queue.js';
-import type { DryRunRepository, ProcessRepository } from '../../storage/repositories/types.js';
+import type { DryRunRepository, ProcessRepository } from '../repositories.js';
 import type { AccountService } from './accounts.js';
 import type { CompletionWaiter } from './completion-waiter.js';
 import type { CompositionChecks } from './composition-checks.js';

@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { CloudAdapter } from '../cloud/adapter.js';
 import type { JobQueue } from '../jobs/queue.js';
-import type { ProcessRepository } from '../../storage/repositories/types.js';
+import type { ProcessRepository } from '../repositories.js';
 import type { ProcessChanges } from './lifecycle.js';
 import { changesCloud, observe, planReconcile } from './planner.js';
 import { SERVER_ACTOR, type Process } from './types.js';

@@ -2,7 +2,7 @@ import type { Clock } from '../clock.js';
 import { AppError, type ErrorDetail } from '../errors.js';
 import { newId } from '../ids.js';
 import type { JobQueue } from '../jobs/queue.js';
-import type { ProcessRepository } from '../../storage/repositories/types.js';
+import type { ProcessRepository } from '../repositories.js';
 import type { HistoryEntry, HistoryEvent, JobPurpose, Process, ProcessAction, ProcessJob, ProcessResource } from './types.js';
 
 /** The queue's job kind that runs a process's jobs; its payload is `{ jobId }`. */

@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { CloudAdapter } from '../cloud/adapter.js';
 import { newId } from '../ids.js';
-import type { ProcessRepository, ResourceProgress } from '../../storage/repositories/types.js';
+import type { ProcessRepository, ResourceProgress } from '../repositories.js';
 import type { ProcessChanges } from './lifecycle.js';
 import { observe, planKill, planReconcile, type Step } from './planner.js';
 import { SERVER_ACTOR, type CloudOperation, type OperationKind, type Process, type ProcessJob, type ProcessResource } from './types.js';

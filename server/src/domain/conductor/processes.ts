@@ -2,7 +2,7 @@ import type { Clock } from '../clock.js';
 import type { CloudAdapter } from '../cloud/adapter.js';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
-import type { ProcessRepository } from '../../storage/repositories/types.js';
+import type { ProcessRepository } from '../repositories.js';
 import type { AccountService } from './accounts.js';
 import type { CompositionChecks } from './composition-checks.js';
 import { readCompositionArchive } from './composition-file.js';

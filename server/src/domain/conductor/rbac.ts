@@ -5,7 +5,7 @@ import { hashSecret } from '../auth/secrets.js';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { randomToken } from '../ids.js';
-import type { ConductorUserRepository } from '../../storage/repositories/types.js';
+import type { ConductorUserRepository } from '../repositories.js';
 import { isRecord, parseYamlFile, Problems } from './archive-yaml.js';
 
 /**

@@ -6,7 +6,7 @@ import { AppError } from '../errors.js';
 import { newId, randomToken } from '../ids.js';
 import { characterCount } from '../text.js';
 import { hashSecret } from '../auth/secrets.js';
-import type { Organization, OrganizationRepository, SessionRepository, SignInFailureRepository, UserRepository } from '../../storage/repositories/types.js';
+import type { Organization, OrganizationRepository, SessionRepository, SignInFailureRepository, UserRepository } from '../repositories.js';
 import type { OrgUser } from '../users/types.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 

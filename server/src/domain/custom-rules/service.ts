@@ -16,7 +16,7 @@ import type {
   PageRequest,
   ScanRepository,
   ScanResultRepository,
-} from '../../storage/repositories/types.js';
+} from '../repositories.js';
 import {
   DEFAULT_SEVERITY,
   PROVIDER_OF_ENVIRONMENT,

@@ -9,7 +9,7 @@ import type {
   PageRequest,
   ScanRepository,
   SortDirection,
-} from '../../storage/repositories/types.js';
+} from '../repositories.js';
 import {
   DEFAULT_SCAN_INTERVAL,
   REGIONS_EDITABLE_SINCE,

@@ -1,5 +1,5 @@
 import { AppError } from '../errors.js';
-import type { EnvironmentRepository, EventRepository, Page, PageRequest } from '../../storage/repositories/types.js';
+import type { EnvironmentRepository, EventRepository, Page, PageRequest } from '../repositories.js';
 import type { Event, EventFilter } from './types.js';
 
 /** Compliance, drift and remediation events of an environment, newest first. */

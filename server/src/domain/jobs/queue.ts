@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import type { Clock } from '../clock.js';
 import { newId } from '../ids.js';
-import type { Job, JobRepository } from '../../storage/repositories/types.js';
+import type { Job, JobRepository } from '../repositories.js';
 
 /** What a job handler may ask of the queue while it runs. */
 export interface JobContext {

@@ -11,7 +11,7 @@ import type {
   NotificationRepository,
   Page,
   PageRequest,
-} from '../../storage/repositories/types.js';
+} from '../repositories.js';
 import { checkEmails, checkEvents, checkName, checkWebhookSecret, checkWebhookUrl, parseEnvironments } from './rules.js';
 import type { EmailMessage, EmailSender, SendOutcome, WebhookSender } from './transports.js';
 import {

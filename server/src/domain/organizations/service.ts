@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.js';
 import { newId } from '../ids.js';
-import type { Organization, OrganizationRepository } from '../../storage/repositories/types.js';
+import type { Organization, OrganizationRepository } from '../repositories.js';
 
 export const DEFAULT_ORGANIZATION = 'default';
 

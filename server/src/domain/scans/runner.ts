@@ -8,7 +8,7 @@ import { newId } from '../ids.js';
 import type { ResourceDocument } from '../rules/engine.js';
 import type { EvaluationPool } from '../rules/evaluation-pool.js';
 import { yieldToEventLoop } from '../yield.js';
-import type { EnvironmentRepository, EventRepository, ScanRepository, ScanResultRepository } from '../../storage/repositories/types.js';
+import type { EnvironmentRepository, EventRepository, ScanRepository, ScanResultRepository } from '../repositories.js';
 import { ruleInfo, type ActiveRule, type RuleSource } from './rule-set.js';
 import type { FamilySummary, Finding, ResourceSummary, ResourceTypeError, RuleResult, Scan, ScannedResource, TypeResult } from './types.js';
 

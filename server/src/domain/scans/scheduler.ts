@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import type { JobQueue } from '../jobs/queue.js';
-import type { EnvironmentRepository, ScanRepository } from '../../storage/repositories/types.js';
+import type { EnvironmentRepository, ScanRepository } from '../repositories.js';
 import type { ScanRunner } from './runner.js';
 import type { ScanService } from './service.js';
 import { PeriodicTask } from '../periodic.js';

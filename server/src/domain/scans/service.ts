@@ -4,7 +4,7 @@ import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { CONTROLS } from '../rules/catalog/controls.js';
-import type { EnvironmentRepository, Page, PageRequest, ScanFilter, ScanRepository, ScanResultRepository, SortDirection } from '../../storage/repositories/types.js';
+import type { EnvironmentRepository, Page, PageRequest, ScanFilter, ScanRepository, ScanResultRepository, SortDirection } from '../repositories.js';
 import { scanFamilies, type RuleInfo } from './rule-set.js';
 import type { Finding, ResourceSummary, RuleResultValue, Scan } from './types.js';
 

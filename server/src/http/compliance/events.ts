@@ -1,6 +1,6 @@
 import type { HandlerContext } from '../context.js';
 import { pageBody } from '../paging.js';
-import { eventBody } from './presenters.js';
+import { eventDocument } from '../../documents/events.js';
 import type { Req, Res } from './types.js';
 
 export async function listEvents(req: Req<'listEvents'>, { services }: HandlerContext): Res<'listEvents'> {
@@ -11,5 +11,5 @@ export async function listEvents(req: Req<'listEvents'>, { services }: HandlerCo
     { eventTypes: event_type, changes: change, resourceTypes: resource_type, rangeFrom: range_from, rangeTo: range_to },
     { offset, limit: max_items },
   );
-  return { status: 200, body: pageBody(page, offset, eventBody) };
+  return { status: 200, body: pageBody(page, offset, eventDocument) };
 }

@@ -1,5 +1,4 @@
 import { driftEnabled, nextScanAt, type Environment } from '../../domain/environments/types.js';
-import type { Event } from '../../domain/events/types.js';
 import type { RuleComplianceItem, TypeComplianceItem } from '../../domain/scans/service.js';
 import type { ResourceSummary, Scan } from '../../domain/scans/types.js';
 import type { Schemas } from './types.js';
@@ -121,49 +120,3 @@ export function typeComplianceBody(item: TypeComplianceItem): Schemas['Complianc
   };
 }
 
-export function eventBody(event: Event): Schemas['Event'] {
-  const diff = event.resourceDiff;
-  const compliance = event.complianceDiff;
-  return {
-    id: event.id,
-    environment_id: event.environmentId,
-    scan_id: event.scanId,
-    event_type: event.eventType,
-    created_at: event.createdAt,
-    ...(diff && {
-      resource_diff: {
-        resource_id: diff.resourceId,
-        resource_type: diff.resourceType,
-        change: diff.change,
-        attributes: diff.attributes.map((a) => ({
-          name: a.name,
-          old: a.old,
-          new: a.new,
-          removed: a.removed,
-          requires_new: a.requiresNew,
-          sensitive: a.sensitive,
-          attr_type: 'input' as const,
-        })),
-      },
-    }),
-    ...(compliance && {
-      compliance_diff: {
-        resource_id: compliance.resourceId,
-        resource_type: compliance.resourceType,
-        old_state: compliance.oldState,
-        new_state: compliance.newState,
-        rules: compliance.rules.map((r) => ({
-          rule_id: r.ruleId,
-          summary: r.summary,
-          compliance_families: r.families as Schemas['ComplianceFamily'][],
-          controls: r.controls,
-          old_state: r.oldState,
-          new_state: r.newState,
-          old_message: r.oldMessage,
-          new_message: r.newMessage,
-        })),
-      },
-    }),
-    ...(event.remediated !== undefined && { remediated: event.remediated, error: event.error ?? null }),
-  };
-}

@@ -1,4 +1,4 @@
-import type { ApiClient } from '../../storage/repositories/types.js';
+import type { ApiClient } from '../../domain/repositories.js';
 import type { HandlerContext } from '../context.js';
 import type { Req, Res, Schemas } from './types.js';
 

@@ -1,7 +1,8 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { ApiClientsTable, Database } from '../schema.js';
-import { lockedTransaction, type Change } from './locking.js';
-import type { ApiClient, ApiClientOrder, ApiClientRepository, ApiClientStatus, Page, PageRequest, SortDirection } from './types.js';
+import { lockedTransaction } from './locking.js';
+import type { Change } from '../../domain/repositories.js';
+import type { ApiClient, ApiClientOrder, ApiClientRepository, ApiClientStatus, Page, PageRequest, SortDirection } from '../../domain/repositories.js';
 
 const toApiClient = (row: Selectable<ApiClientsTable>): ApiClient => ({
   clientId: row.client_id,

@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import { lockedTransaction } from './locking.js';
 import type { CloudResourcesTable, Database } from '../schema.js';
-import type { CloudAccountRecord, CloudInventoryRepository, CloudResourceRecord, InventoryFilter } from './types.js';
+import type { CloudAccountRecord, CloudInventoryRepository, CloudResourceRecord, InventoryFilter } from '../../domain/repositories.js';
 
 const toRecord = (row: Selectable<CloudResourcesTable>): CloudResourceRecord => ({
   accountKey: row.account_key,

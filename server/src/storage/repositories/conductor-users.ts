@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { ConductorUsersTable, Database } from '../schema.js';
-import type { ConductorUser, ConductorUserRepository } from './types.js';
+import type { ConductorUser, ConductorUserRepository } from '../../domain/repositories.js';
 
 const userOf = (row: Selectable<ConductorUsersTable>): ConductorUser => ({
   name: row.name,

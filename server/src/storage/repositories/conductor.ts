@@ -34,7 +34,7 @@ import type {
   ProcessChange,
   ProcessRepository,
   ResourceProgress,
-} from './types.js';
+} from '../../domain/repositories.js';
 
 const isUniqueViolation = (error: unknown): boolean =>
   /UNIQUE constraint failed|duplicate key value/.test(String((error as Error)?.message ?? error));

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.js';
-import type { SessionRepository, SignInFailureRepository, StoredSession } from './types.js';
+import type { SessionRepository, SignInFailureRepository, StoredSession } from '../../domain/repositories.js';
 
 export class KyselySessionRepository implements SessionRepository {
   constructor(private readonly db: Kysely<Database>) {}

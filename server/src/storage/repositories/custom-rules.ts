@@ -2,8 +2,9 @@ import { sql, type Expression, type Kysely, type Selectable, type SqlBool } from
 import type { CustomRule, CustomRuleFilter, CustomRuleProvider, CustomRuleStatus } from '../../domain/custom-rules/types.js';
 import type { Severity } from '../../domain/rules/catalog/rules.js';
 import type { CustomRulesTable, Database } from '../schema.js';
-import type { CustomRuleRepository, Page, PageRequest } from './types.js';
-import { lockedTransaction, type Change } from './locking.js';
+import type { CustomRuleRepository, Page, PageRequest } from '../../domain/repositories.js';
+import { lockedTransaction } from './locking.js';
+import type { Change } from '../../domain/repositories.js';
 
 type Row = Selectable<CustomRulesTable>;
 

@@ -1,9 +1,10 @@
 import { sql, type Expression, type Kysely, type Selectable, type SqlBool } from 'kysely';
-import { lockedTransaction, type Change } from './locking.js';
+import { lockedTransaction } from './locking.js';
+import type { Change } from '../../domain/repositories.js';
 import type { Provider } from '../../domain/cloud/providers.js';
 import type { Environment, EnvironmentFilter, EnvironmentOrder, ProviderAccess, ScanStatus } from '../../domain/environments/types.js';
 import type { Database, EnvironmentsTable } from '../schema.js';
-import type { EnvironmentRepository, Page, PageRequest, SortDirection } from './types.js';
+import type { EnvironmentRepository, Page, PageRequest, SortDirection } from '../../domain/repositories.js';
 
 type Row = Selectable<EnvironmentsTable>;
 

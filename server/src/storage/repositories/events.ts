@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { ComplianceDiff, Event, EventFilter, EventType, ResourceDiff } from '../../domain/events/types.js';
 import type { Database, EventsTable } from '../schema.js';
-import type { EventRepository, Page, PageRequest } from './types.js';
+import type { EventRepository, Page, PageRequest } from '../../domain/repositories.js';
 
 const BATCH = 400;
 

@@ -3,7 +3,7 @@ import type { GroupGrant } from '../../domain/access/grants.js';
 import { displayName, type Group, type GroupPolicy, type NamedRef } from '../../domain/access/types.js';
 import type { DialectName } from '../database.js';
 import type { Database, GroupsTable } from '../schema.js';
-import type { GroupRepository, Page, PageRequest, SortDirection } from './types.js';
+import type { GroupRepository, Page, PageRequest, SortDirection } from '../../domain/repositories.js';
 
 /** Rows per insert statement, well under both databases' limits on bound parameters. */
 const BATCH = 500;

@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Invite, NamedRef } from '../../domain/access/types.js';
 import type { Database, InvitesTable } from '../schema.js';
-import type { InviteRepository, Page, PageRequest, SortDirection } from './types.js';
+import type { InviteRepository, Page, PageRequest, SortDirection } from '../../domain/repositories.js';
 
 const isUniqueViolation = (error: unknown): boolean =>
   /UNIQUE constraint failed|duplicate key value/.test(String((error as Error)?.message ?? error));

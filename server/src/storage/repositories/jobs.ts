@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { DialectName } from '../database.js';
 import type { Database, JobsTable } from '../schema.js';
-import type { Job, JobRepository, JobStatus } from './types.js';
+import type { Job, JobRepository, JobStatus } from '../../domain/repositories.js';
 
 const toJob = (row: Selectable<JobsTable>): Job => ({
   id: row.id,

@@ -17,10 +17,3 @@ export function lockedTransaction<T>(db: Kysely<Database>, work: (trx: Transacti
   const forUpdate: ForUpdate = (query) => (postgres ? query.forUpdate() : query);
   return db.transaction().execute((trx) => work(trx, forUpdate));
 }
-
-/**
- * What the domain hands a repository's `modify`: the stored record in, the record to write out. It runs while the
- * row is locked, so it must not wait on the database (on SQLite that would wait for the very connection it holds).
- * Throwing abandons the change.
- */
-export type Change<T> = (current: T) => T | Promise<T>;

@@ -8,8 +8,9 @@ import {
   type WatchedEnvironment,
 } from '../../domain/notifications/types.js';
 import type { Database, NotificationDeliveriesTable, NotificationsTable } from '../schema.js';
-import { lockedTransaction, type Change } from './locking.js';
-import type { NotificationRepository, Page, PageRequest } from './types.js';
+import { lockedTransaction } from './locking.js';
+import type { Change } from '../../domain/repositories.js';
+import type { NotificationRepository, Page, PageRequest } from '../../domain/repositories.js';
 
 type Row = Selectable<NotificationsTable>;
 

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, OrganizationsTable } from '../schema.js';
-import type { Organization, OrganizationRepository } from './types.js';
+import type { Organization, OrganizationRepository } from '../../domain/repositories.js';
 
 const toOrganization = (row: Selectable<OrganizationsTable>): Organization => ({
   id: row.id,

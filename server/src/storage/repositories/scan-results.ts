@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { RuleInfo } from '../../domain/scans/rule-set.js';
 import type { Finding, RuleResult, RuleResultValue, ScannedResource, TypeResult } from '../../domain/scans/types.js';
 import type { Database } from '../schema.js';
-import type { Page, PageRequest, ScanResultRepository } from './types.js';
+import type { Page, PageRequest, ScanResultRepository } from '../../domain/repositories.js';
 
 /** Rows per INSERT: well under both databases' limits on bound parameters. */
 const BATCH = 400;

@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { ScanStatus } from '../../domain/environments/types.js';
 import type { ResourceSummary, ResourceTypeError, Scan } from '../../domain/scans/types.js';
 import type { Database, ScansTable } from '../schema.js';
-import type { Page, PageRequest, ScanFilter, ScanRepository, SortDirection } from './types.js';
+import type { Page, PageRequest, ScanFilter, ScanRepository, SortDirection } from '../../domain/repositories.js';
 
 const parse = <T>(text: string | null, fallback: T): T => (text === null ? fallback : (JSON.parse(text) as T));
 

@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { OrgUser, UserStatus } from '../../domain/users/types.js';
 import type { Database, UsersTable } from '../schema.js';
-import type { Page, PageRequest, SortDirection, UserRepository } from './types.js';
+import type { Page, PageRequest, SortDirection, UserRepository } from '../../domain/repositories.js';
 
 export const toUser = (row: Selectable<UsersTable>): OrgUser => ({
   id: row.id,

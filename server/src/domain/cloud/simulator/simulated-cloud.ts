@@ -1,6 +1,6 @@
 import type { Clock } from '../../clock.js';
 import type { ResourceDocument } from '../../rules/engine.js';
-import type { CloudAccountRecord, CloudInventoryRepository, CloudResourceRecord } from '../../../storage/repositories/types.js';
+import type { CloudAccountRecord, CloudInventoryRepository, CloudResourceRecord } from '../../repositories.js';
 import type { ChangeOutcome, CloudAdapter, InventoryBatch, ResourceSpec, RestoreOutcome, SurveyScope } from '../adapter.js';
 import { isSupportedType, resourceTypesOf } from '../catalog.js';
 import { ARN_PARTITION, regionsOf, type Provider } from '../providers.js';

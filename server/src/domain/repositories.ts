@@ -1,12 +1,11 @@
-import type { Environment, EnvironmentFilter, EnvironmentOrder, ScanStatus } from '../../domain/environments/types.js';
-import type { Event, EventFilter } from '../../domain/events/types.js';
-import type { DeliveryAttempt, Notification } from '../../domain/notifications/types.js';
-import type { Finding, RuleResult, Scan, ScannedResource, TypeResult } from '../../domain/scans/types.js';
-import type { OrgUser } from '../../domain/users/types.js';
-import type { GroupGrant } from '../../domain/access/grants.js';
-import type { Group, Invite, NamedRef } from '../../domain/access/types.js';
-import type { CustomRule, CustomRuleFilter, CustomRuleProvider } from '../../domain/custom-rules/types.js';
-import type { Change } from './locking.js';
+import type { Environment, EnvironmentFilter, EnvironmentOrder, ScanStatus } from './environments/types.js';
+import type { Event, EventFilter } from './events/types.js';
+import type { DeliveryAttempt, Notification } from './notifications/types.js';
+import type { Finding, RuleResult, Scan, ScannedResource, TypeResult } from './scans/types.js';
+import type { OrgUser } from './users/types.js';
+import type { GroupGrant } from './access/grants.js';
+import type { Group, Invite, NamedRef } from './access/types.js';
+import type { CustomRule, CustomRuleFilter, CustomRuleProvider } from './custom-rules/types.js';
 import type {
   Account,
   AccountWithCount,
@@ -17,7 +16,14 @@ import type {
   ProcessJob,
   ProcessResource,
   TimeWindow,
-} from '../../domain/conductor/types.js';
+} from './conductor/types.js';
+
+/**
+ * What the domain hands a repository's `modify`: the stored record in, the record to write out. It runs while the
+ * row is locked, so it must not wait on the database (on SQLite that would wait for the very connection it holds).
+ * Throwing abandons the change.
+ */
+export type Change<T> = (current: T) => T | Promise<T>;
 
 /**
  * Repository interfaces: what the domain asks of storage. Implementations live beside this file and speak Kysely;
