@@ -21,7 +21,7 @@ function sourceFiles(dir: string): string[] {
 /** Every relative module a file imports or re-exports, resolved to a path under the source root. */
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  const specifiers = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^;]*?\bfrom\s+'([^']+)'/g), ...text.matchAll(/\bimport\(\s*'([^']+)'\s*\)/g)].map((m) => m[1]);
+  const specifiers = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^;]*?\bfrom\s+'([^']+)'/g), ...text.matchAll(/\bimport\(\s*'([^']+)'\s*\)/g)].map((m) => m[1] ?? '');
   return specifiers.filter((s) => s.startsWith('.')).map((s) => relative(sourceRoot, resolve(dirname(file), s)));
 }
 

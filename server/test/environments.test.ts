@@ -1,6 +1,7 @@
 import { beforeEach, describe, it } from '@jest/globals';
 import { parse } from 'yaml';
 import { newId } from '../src/domain/ids.js';
+import type { Scan } from '../src/domain/scans/types.js';
 import { KyselyScanRepository } from '../src/storage/repositories/scans.js';
 import { describeEachDatabase } from './databases.js';
 import { basic, useTestServer, type TestServer } from './server.js';
@@ -35,6 +36,13 @@ describeEachDatabase('environments API', (db) => {
     expect(res.status, res.text).toBe(400);
     expect(res.body).toEqual({ type: expect.stringMatching(/^(InvalidParameterValue|MissingParameter|BadRequest|InvalidJSON)$/), code: 400, message: expect.stringMatching(message) });
     return res.body;
+  };
+
+  /** Stores a scan as though it had run: its job is already finished, so no worker takes it up. */
+  const storeScan = async (scan: Scan) => {
+    const at = server.clock.nowMs();
+    const job = { id: newId(), kind: 'scan', payload: {}, status: 'succeeded' as const, attempts: 1, maxAttempts: 1, runAt: at, leaseOwner: null, leaseExpiresAt: null, lastError: null, createdAt: at, updatedAt: at, finishedAt: at };
+    expect(await new KyselyScanRepository(db().handle.db).insert({ ...scan, jobId: job.id }, job)).toBe(true);
   };
 
   describe('create', () => {
@@ -238,10 +246,9 @@ describeEachDatabase('environments API', (db) => {
 
     it('accepts drift in an update only when it agrees with the baseline the update leaves', async () => {
       const env = await create();
-      const scans = new KyselyScanRepository(db().handle.db);
       const at = server.clock.nowSeconds();
       const scan = { id: newId(), orgId: server.orgId, environmentId: env.id, status: 'SUCCESS' as const, message: null, remediationError: false, createdAt: at, updatedAt: at, finishedAt: at, summary: null, resourceTypeErrors: [], families: [], jobId: null };
-      await scans.insert(scan);
+      await storeScan(scan);
 
       expect((await server.request('PATCH', `/v0/environments/${env.id}`, { body: { drift: false } })).status).toBe(200);
       await expectInvalid('PATCH', `/v0/environments/${env.id}`, { drift: true }, /^drift: drift detection is on exactly while a baseline is set, and this environment has none/);
@@ -278,10 +285,9 @@ describeEachDatabase('environments API', (db) => {
 
     it('sets a baseline from a successful scan, which turns drift detection on; an empty string clears both', async () => {
       const env = await create();
-      const scans = new KyselyScanRepository(db().handle.db);
       const at = server.clock.nowSeconds();
       const scan = { id: newId(), orgId: server.orgId, environmentId: env.id, status: 'SUCCESS' as const, message: null, remediationError: false, createdAt: at, updatedAt: at, finishedAt: at, summary: null, resourceTypeErrors: [], families: [], jobId: null };
-      await scans.insert(scan);
+      await storeScan(scan);
 
       const set = await server.request('PATCH', `/v0/environments/${env.id}`, { body: { baseline_id: scan.id } });
       expect(set.body).toMatchObject({ baseline_id: scan.id, drift: true });
@@ -292,12 +298,11 @@ describeEachDatabase('environments API', (db) => {
     it('refuses a baseline that is not a successful scan of this environment', async () => {
       const env = await create();
       const other = await create(providerA({ name: 'other' }));
-      const scans = new KyselyScanRepository(db().handle.db);
       const at = server.clock.nowSeconds();
       const running = { id: newId(), orgId: server.orgId, environmentId: env.id, status: 'IN_PROGRESS' as const, message: null, remediationError: false, createdAt: at, updatedAt: at, finishedAt: null, summary: null, resourceTypeErrors: [], families: [], jobId: null };
       const foreign = { ...running, id: newId(), environmentId: other.id, status: 'SUCCESS' as const };
-      await scans.insert(running);
-      await scans.insert(foreign);
+      await storeScan(running);
+      await storeScan(foreign);
 
       await expectInvalid('PATCH', `/v0/environments/${env.id}`, { baseline_id: running.id }, /has status IN_PROGRESS; only a SUCCESS scan can be a baseline/);
       await expectInvalid('PATCH', `/v0/environments/${env.id}`, { baseline_id: foreign.id }, /is not a scan of environment/);
@@ -362,12 +367,11 @@ describeEachDatabase('environments API', (db) => {
       const newestFirst = await server.request('GET', '/v0/environments');
       expect(newestFirst.body.items.map((e: { id: string }) => e.id)).toEqual([...envs].reverse());
 
-      const scans = new KyselyScanRepository(db().handle.db);
       const at = server.clock.nowSeconds();
       const started: string[] = [];
       for (let i = 0; i < 12; i++) {
         const scan = { id: newId(), orgId: server.orgId, environmentId: envs[0]!, status: 'SUCCESS' as const, message: null, remediationError: false, createdAt: at, updatedAt: at, finishedAt: at, summary: null, resourceTypeErrors: [], families: [], jobId: null };
-        await scans.insert(scan);
+        await storeScan(scan);
         started.push(scan.id);
       }
       const listed = await server.request('GET', `/v0/scans?environment_id=${envs[0]}`);

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from '@jest/globals';
 import { accountKey } from '../src/domain/cloud/simulator/simulated-cloud.js';
 import { newId } from '../src/domain/ids.js';
+import { DRY_RUN_JOB } from '../src/domain/conductor/dry-runs.js';
 import { PROJECT_ROOT } from '../src/paths.js';
 import { openDatabase } from '../src/storage/database.js';
 import { KyselyCloudInventoryRepository } from '../src/storage/repositories/cloud-inventory.js';
@@ -136,21 +137,27 @@ describe('operator', () => {
     // A dry-run another server process is computing: nothing in this one finishes it.
     const database = openDatabase(env.DATABASE_URL!);
     const id = newId();
+    const now = Date.now();
+    // Its job is leased to that other process for the next hour, so this one never takes it over.
+    const job = { id: newId(), kind: DRY_RUN_JOB, payload: { dryRunId: id }, status: 'running' as const, attempts: 1, maxAttempts: 3, runAt: now, leaseOwner: 'another-process', leaseExpiresAt: now + 3_600_000, lastError: null, createdAt: now, updatedAt: now, finishedAt: null };
     try {
-      await new KyselyDryRunRepository(database.db).insert({
-        id,
-        command: 'KILL',
-        status: 'RUNNING',
-        processFid: null,
-        accountName: null,
-        importResources: false,
-        compositionText: null,
-        errors: [],
-        plan: [],
-        jobId: null,
-        createdAt: Math.floor(Date.now() / 1000),
-        finishedAt: null,
-      });
+      await new KyselyDryRunRepository(database.db).insert(
+        {
+          id,
+          command: 'KILL',
+          status: 'RUNNING',
+          processFid: null,
+          accountName: null,
+          importResources: false,
+          compositionText: null,
+          errors: [],
+          plan: [],
+          jobId: job.id,
+          createdAt: Math.floor(now / 1000),
+          finishedAt: null,
+        },
+        job,
+      );
     } finally {
       await database.close();
     }

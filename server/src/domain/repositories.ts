@@ -69,8 +69,12 @@ export interface ScanFilter {
 
 export interface ScanRepository {
   get(orgId: string, id: string): Promise<Scan | undefined>;
-  /** Refuses (returns false) when the environment already has a scan in progress. */
-  insert(scan: Scan): Promise<boolean>;
+  /**
+   * In one transaction: inserts the scan, marks it as the environment's scan in progress and queues `job`, which
+   * runs it, so a crash leaves all three or none. Refuses (returns false, having written nothing) when the
+   * environment already has a scan in progress.
+   */
+  insert(scan: Scan, job: Job): Promise<boolean>;
   update(scan: Scan): Promise<void>;
   list(orgId: string, environmentId: string, filter: ScanFilter, page: PageRequest, direction: SortDirection): Promise<Page<Scan>>;
   /** The newest successful scan of the environment other than `except`, created no later than `notAfter`. */
@@ -432,12 +436,11 @@ export interface ProcessRepository {
 }
 
 export interface DryRunRepository {
-  insert(dryRun: DryRun): Promise<void>;
+  /** Inserts the dry-run and queues `job`, which runs it, in one transaction: neither exists without the other. */
+  insert(dryRun: DryRun, job: Job): Promise<void>;
   get(id: string): Promise<DryRun | undefined>;
   /** Writes the status, errors, plan and end. */
   update(dryRun: DryRun): Promise<void>;
-  /** Notes the queue job that runs it; touches nothing else, since the job may be running already. */
-  attachJob(id: string, jobId: string): Promise<void>;
   /** Those of `ids` that reached SUCCEEDED or FAILED. */
   finishedAmong(ids: readonly string[]): Promise<string[]>;
 }

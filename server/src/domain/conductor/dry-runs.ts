@@ -87,8 +87,10 @@ export class DryRunService {
       if (!input.archive || input.archive.length === 0) throw missing('body', `${command} needs the composition archive as the body`);
       compositionText = (await readCompositionArchive(input.archive)).text;
     }
+    const id = newId();
+    const job = this.deps.jobs.newJob(DRY_RUN_JOB, { dryRunId: id }, { maxAttempts: 3 });
     const dryRun: DryRun = {
-      id: newId(),
+      id,
       command,
       status: 'PENDING',
       processFid: process?.fid ?? null,
@@ -97,14 +99,13 @@ export class DryRunService {
       compositionText,
       errors: [],
       plan: [],
-      jobId: null,
+      jobId: job.id,
       createdAt: this.deps.clock.nowSeconds(),
       finishedAt: null,
     };
-    await this.deps.dryRuns.insert(dryRun);
-    const job = await this.deps.jobs.enqueue(DRY_RUN_JOB, { dryRunId: dryRun.id }, { maxAttempts: 3 });
-    await this.deps.dryRuns.attachJob(dryRun.id, job.id);
-    return { ...dryRun, jobId: job.id };
+    await this.deps.dryRuns.insert(dryRun, job);
+    this.deps.jobs.wake();
+    return dryRun;
   }
 
   /** The dry-run; with `timeoutSeconds` > 0, as soon as it finishes or when the time is up (at most 60 s). */

@@ -81,8 +81,18 @@ export class JobQueue {
   }
 
   async enqueue(kind: string, payload: unknown, options: EnqueueOptions = {}): Promise<Job> {
+    const job = this.newJob(kind, payload, options);
+    if (await this.jobs.insert(job, options.dedupeKey)) this.wake();
+    return job;
+  }
+
+  /**
+   * A job record not yet queued, for a repository that writes it in the same transaction as the work it stands
+   * for (a scan, a dry-run), so that neither exists without the other. Call `wake` once that transaction commits.
+   */
+  newJob(kind: string, payload: unknown, options: Omit<EnqueueOptions, 'dedupeKey'> = {}): Job {
     const now = this.clock.nowMs();
-    const job: Job = {
+    return {
       id: options.id ?? newId(),
       kind,
       payload,
@@ -97,8 +107,11 @@ export class JobQueue {
       updatedAt: now,
       finishedAt: null,
     };
-    if (await this.jobs.insert(job, options.dedupeKey)) this.wake();
-    return job;
+  }
+
+  /** A job was queued: start on it now rather than at the next poll, when this worker has room. */
+  wake(): void {
+    if (this.running && this.inFlight.size < this.concurrency) this.schedule(0);
   }
 
   get(id: string): Promise<Job | undefined> {
@@ -145,10 +158,6 @@ export class JobQueue {
       new Promise((resolve) => (timeout = setTimeout(resolve, timeoutMs))),
     ]);
     clearTimeout(timeout);
-  }
-
-  private wake(): void {
-    if (this.running && this.inFlight.size < this.concurrency) this.schedule(0);
   }
 
   private schedule(delayMs: number): void {

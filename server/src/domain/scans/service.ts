@@ -53,8 +53,10 @@ export class ScanService {
   async start(orgId: string, environmentId: string): Promise<Scan> {
     const env = await this.environment(orgId, environmentId);
     const now = this.deps.clock.nowSeconds();
+    const id = newId();
+    const job = this.deps.jobs.newJob(SCAN_JOB, { orgId, scanId: id }, { maxAttempts: 2 });
     const scan: Scan = {
-      id: newId(),
+      id,
       orgId,
       environmentId,
       status: 'IN_PROGRESS',
@@ -66,16 +68,13 @@ export class ScanService {
       summary: null,
       resourceTypeErrors: [],
       families: scanFamilies(env.provider, env.complianceFamilies),
-      jobId: null,
+      jobId: job.id,
     };
-    if (!(await this.deps.scans.insert(scan))) {
+    if (!(await this.deps.scans.insert(scan, job))) {
       throw new AppError('work_already_started', `environment ${environmentId} already has a scan in progress`);
     }
-    await this.deps.environments.recordScan(environmentId, { scanId: scan.id, startedAt: now, status: 'IN_PROGRESS' });
-    const job = await this.deps.jobs.enqueue(SCAN_JOB, { orgId, scanId: scan.id }, { maxAttempts: 2 });
-    const queued = { ...scan, jobId: job.id };
-    await this.deps.scans.update(queued);
-    return queued;
+    this.deps.jobs.wake();
+    return scan;
   }
 
   async list(orgId: string, environmentId: string, filter: ScanFilter, page: PageRequest, direction: SortDirection): Promise<Page<Scan>> {

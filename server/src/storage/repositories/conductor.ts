@@ -31,10 +31,13 @@ import type {
 import type {
   ConductorAccountRepository,
   DryRunRepository,
+  Job,
   ProcessChange,
   ProcessRepository,
   ResourceProgress,
 } from '../../domain/repositories.js';
+
+import { jobRow as queueJobRow } from './jobs.js';
 
 const isUniqueViolation = (error: unknown): boolean =>
   /UNIQUE constraint failed|duplicate key value/.test(String((error as Error)?.message ?? error));
@@ -493,8 +496,11 @@ const dryRunRow = (d: DryRun): Selectable<ConductorDryRunsTable> => ({
 export class KyselyDryRunRepository implements DryRunRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async insert(dryRun: DryRun): Promise<void> {
-    await this.db.insertInto('conductor_dry_runs').values(dryRunRow(dryRun)).execute();
+  async insert(dryRun: DryRun, job: Job): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.insertInto('conductor_dry_runs').values(dryRunRow(dryRun)).execute();
+      await trx.insertInto('jobs').values(queueJobRow(job)).execute();
+    });
   }
 
   async get(id: string): Promise<DryRun | undefined> {
@@ -508,10 +514,6 @@ export class KyselyDryRunRepository implements DryRunRepository {
       .set({ status: dryRun.status, errors: JSON.stringify(dryRun.errors), plan: JSON.stringify(dryRun.plan), finished_at: dryRun.finishedAt })
       .where('id', '=', dryRun.id)
       .execute();
-  }
-
-  async attachJob(id: string, jobId: string): Promise<void> {
-    await this.db.updateTable('conductor_dry_runs').set({ job_id: jobId }).where('id', '=', id).execute();
   }
 
   async finishedAmong(ids: readonly string[]): Promise<string[]> {

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { DialectName } from '../database.js';
 import type { Database, JobsTable } from '../schema.js';
 import type { Job, JobRepository, JobStatus } from '../../domain/repositories.js';
@@ -19,6 +19,26 @@ const toJob = (row: Selectable<JobsTable>): Job => ({
   finishedAt: row.finished_at,
 });
 
+/** The row of a queued job; other repositories write it inside their own transactions (see ScanRepository.insert). */
+export function jobRow(job: Job, dedupeKey?: string): Insertable<JobsTable> {
+  return {
+    id: job.id,
+    kind: job.kind,
+    payload: JSON.stringify(job.payload),
+    status: job.status,
+    attempts: job.attempts,
+    max_attempts: job.maxAttempts,
+    run_at: job.runAt,
+    lease_owner: job.leaseOwner,
+    lease_expires_at: job.leaseExpiresAt,
+    last_error: job.lastError,
+    created_at: job.createdAt,
+    updated_at: job.updatedAt,
+    finished_at: job.finishedAt,
+    dedupe_key: dedupeKey ?? null,
+  };
+}
+
 export class KyselyJobRepository implements JobRepository {
   constructor(
     private readonly db: Kysely<Database>,
@@ -28,22 +48,7 @@ export class KyselyJobRepository implements JobRepository {
   async insert(job: Job, dedupeKey?: string): Promise<boolean> {
     const result = await this.db
       .insertInto('jobs')
-      .values({
-        id: job.id,
-        kind: job.kind,
-        payload: JSON.stringify(job.payload),
-        status: job.status,
-        attempts: job.attempts,
-        max_attempts: job.maxAttempts,
-        run_at: job.runAt,
-        lease_owner: job.leaseOwner,
-        lease_expires_at: job.leaseExpiresAt,
-        last_error: job.lastError,
-        created_at: job.createdAt,
-        updated_at: job.updatedAt,
-        finished_at: job.finishedAt,
-        dedupe_key: dedupeKey ?? null,
-      })
+      .values(jobRow(job, dedupeKey))
       .onConflict((oc) => oc.column('dedupe_key').doNothing())
       .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;

@@ -2,7 +2,8 @@ import type { Kysely, Selectable } from 'kysely';
 import type { ScanStatus } from '../../domain/environments/types.js';
 import type { ResourceSummary, ResourceTypeError, Scan } from '../../domain/scans/types.js';
 import type { Database, ScansTable } from '../schema.js';
-import type { Page, PageRequest, ScanFilter, ScanRepository, SortDirection } from '../../domain/repositories.js';
+import type { Job, Page, PageRequest, ScanFilter, ScanRepository, SortDirection } from '../../domain/repositories.js';
+import { jobRow } from './jobs.js';
 
 const parse = <T>(text: string | null, fallback: T): T => (text === null ? fallback : (JSON.parse(text) as T));
 
@@ -54,9 +55,17 @@ export class KyselyScanRepository implements ScanRepository {
     return row && toScan(row);
   }
 
-  async insert(scan: Scan): Promise<boolean> {
+  async insert(scan: Scan, job: Job): Promise<boolean> {
     try {
-      await this.db.insertInto('scans').values(toRow(scan)).execute();
+      await this.db.transaction().execute(async (trx) => {
+        await trx.insertInto('scans').values(toRow(scan)).execute();
+        await trx
+          .updateTable('environments')
+          .set({ last_scan_id: scan.id, last_scan_at: scan.createdAt, scan_status: scan.status })
+          .where('id', '=', scan.environmentId)
+          .execute();
+        await trx.insertInto('jobs').values(jobRow(job)).execute();
+      });
       return true;
     } catch (error) {
       if (isUniqueViolation(error)) return false;
