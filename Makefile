@@ -4,7 +4,7 @@ SHELL := /bin/bash
 NPM_STAMP := node_modules/.install-stamp
 export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
 
-.PHONY: help deps lint generate check-generated build run test test-unit test-faults contract mock mock-reset bench clean
+.PHONY: help deps lint generate check-generated docs build run test test-unit test-faults contract mock mock-reset bench clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-16s %s\n", $$1, $$2}'
@@ -27,6 +27,9 @@ generate: deps ## Bundle the specs, convert them to OpenAPI 3 and generate TypeS
 
 check-generated: deps ## Fail when generated/ is stale against specs/
 	tsx scripts/check-generated.ts
+
+docs: deps ## Static HTML reference of each spec (redocly build-docs) in reports/docs/<api>.html, linked from /docs
+	tsx scripts/build-docs.ts
 
 # Each part is rebuilt only when a file it is built from changed, so `make run` after `make run` starts at once.
 SERVER_SOURCES := $(shell find server/src generated -type f) tsconfig.json tsconfig.build.json
