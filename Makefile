@@ -4,7 +4,7 @@ SHELL := /bin/bash
 NPM_STAMP := node_modules/.install-stamp
 export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
 
-.PHONY: help deps lint generate check-generated docs build run test test-unit test-faults contract mock mock-reset bench clean
+.PHONY: help deps lint generate check-generated spec-diff docs build run test test-unit test-faults contract mock mock-reset bench clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-16s %s\n", $$1, $$2}'
@@ -27,6 +27,9 @@ generate: deps ## Bundle the specs, convert them to OpenAPI 3 and generate TypeS
 
 check-generated: deps ## Fail when generated/ is stale against specs/
 	tsx scripts/check-generated.ts
+
+spec-diff: check-generated ## Fail on a breaking spec change since the last release tag or HEAD~1 (SPEC_DIFF_BASE=<ref>) not acknowledged
+	tsx scripts/spec-diff.ts
 
 docs: deps ## Static HTML reference of each spec (redocly build-docs) in reports/docs/<api>.html, linked from /docs
 	tsx scripts/build-docs.ts
@@ -62,7 +65,7 @@ test-faults: deps ## Kill the server with SIGKILL during each kind of background
 contract: build ## Dredd against the real server and against Prism mocks of each spec; spec coverage in reports/
 	tsx contract-tests/run.ts
 
-test: deps lint check-generated test-unit contract ## Everything: lint, freshness, unit and component tests, contract tests
+test: deps lint check-generated spec-diff test-unit contract ## Everything: lint, freshness, breaking changes, unit and component tests, contract tests
 	@echo "make test: all checks passed"
 
 mock: build ## Prism mocks of each spec (:4010-:4012) and the stateful mock: the real server with demo data (:4000)
