@@ -6,13 +6,12 @@ import { expect } from './expect.js';
 import { useTestServer, type TestServer } from './server.js';
 
 /**
- * The request thread never does unbounded CPU work: while a large scan runs and rule tests spend tens of
- * milliseconds on every resource, /healthz keeps answering. 20 000 resources show it (evaluated on the request
- * thread, such a scan on SQLite held it for seconds, and each rule test for a second on either store) in a fraction
- * of the time 150 000 take (over ten minutes on PostgreSQL on a busy 2-core machine); TEST_SCAN_SIZE sets another
- * size, and bench/event-loop.ts measures 150 000 against the targets.
+ * The request thread never does unbounded CPU work: while a scan of 150 000 resources runs and rule tests spend
+ * tens of milliseconds on every resource, /healthz keeps answering within LIMIT_MS. The suite runs alone (LATENCY=1,
+ * after the others in `make test-unit`), so that other suites' CPU does not count against it; TEST_SCAN_SIZE sets
+ * another size, and bench/event-loop.ts measures the same scan against the tighter targets of the benchmark.
  */
-const SCAN_SIZE = Number(process.env.TEST_SCAN_SIZE ?? 20_000);
+const SCAN_SIZE = Number(process.env.TEST_SCAN_SIZE ?? 150_000);
 const SAMPLE_EVERY_MS = 20;
 const LIMIT_MS = 100;
 

@@ -214,6 +214,15 @@ export interface Job {
   createdAt: number;
   updatedAt: number;
   finishedAt: number | null;
+  /** The request whose work this is (X-Request-Id), when a request caused it. */
+  requestId: string | null;
+}
+
+/** How many jobs of one kind are waiting (queued, or waiting for a retry) or running. */
+export interface JobCount {
+  kind: string;
+  status: 'queued' | 'running';
+  count: number;
 }
 
 export interface JobRepository {
@@ -232,6 +241,8 @@ export interface JobRepository {
   complete(id: string, owner: string, nowMs: number): Promise<boolean>;
   retry(id: string, owner: string, error: string, runAt: number, nowMs: number): Promise<boolean>;
   fail(id: string, owner: string, error: string, nowMs: number): Promise<boolean>;
+  /** Jobs not finished yet, counted by kind and status (the queue's depth). */
+  countUnfinished(): Promise<JobCount[]>;
 }
 
 export interface CloudAccountRecord {
@@ -285,7 +296,10 @@ export interface CloudInventoryRepository {
    * crash) is skipped. A resource whose id the account already holds is left as it is; returns those inserted.
    */
   insertNewResources(key: string, resources: readonly Omit<CloudResourceRecord, 'seq'>[]): Promise<CloudResourceRecord[]>;
-  /** One page in (type, resource id) order, after the given position. */
+  /**
+   * One page after the given position, type by type in the order of their names (`filter.types` sorted) and by
+   * resource id within a type.
+   */
   page(key: string, filter: InventoryFilter, after: { type: string; resourceId: string } | null, limit: number): Promise<CloudResourceRecord[]>;
   get(key: string, resourceId: string): Promise<CloudResourceRecord | undefined>;
   getBySeq(key: string, seq: number): Promise<CloudResourceRecord | undefined>;

@@ -1,8 +1,11 @@
 import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import SqliteDatabase from 'better-sqlite3';
 import { CompiledQuery, Kysely, sql, Migrator, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type MigrationProvider, type SqliteDialectConfig } from 'kysely';
 import pg from 'pg';
+import { CompiledRowStatement } from './compiled-rows.js';
 import { migrations } from './migrations/index.js';
 import type { Database } from './schema.js';
 
@@ -34,17 +37,18 @@ const STATEMENT_CACHE_SIZE = 500;
 
 /**
  * Kysely's SQLite driver prepares every query anew; preparing costs more than running a point lookup. This hands
- * it prepared statements from a cache keyed by SQL text. A statement still iterating a result (a stream) is busy
- * and cannot be shared, so a busy one is replaced by a fresh statement for the new caller.
+ * it prepared statements from a cache keyed by SQL text, each reading its rows through a compiled row builder
+ * (compiled-rows.ts). A statement still iterating a result (a stream) is busy and cannot be shared, so a busy one
+ * is replaced by a fresh statement for the new caller.
  */
 function withStatementCache(sqlite: SqliteDatabase.Database): SqliteDialectConfig['database'] {
-  const statements = new Map<string, SqliteDatabase.Statement>();
+  const statements = new Map<string, CompiledRowStatement>();
   return {
     close: () => sqlite.close(),
     prepare(sql: string) {
       const cached = statements.get(sql);
       if (cached && !cached.busy) return cached;
-      const statement = sqlite.prepare(sql);
+      const statement = new CompiledRowStatement(sqlite.prepare(sql));
       if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
       statements.set(sql, statement);
       return statement;
@@ -86,8 +90,51 @@ function openSqlite(path: string): DatabaseHandle {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  const checkpointer = path === ':memory:' || path === '' ? null : startWalCheckpointer(sqlite, path);
   const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  return {
+    db,
+    dialect: 'sqlite',
+    close: async () => {
+      await checkpointer?.stop();
+      await db.destroy();
+    },
+  };
+}
+
+const CHECKPOINT_EVERY_MS = 500;
+
+/**
+ * Copies the write-ahead log into the database file from a thread of its own. SQLite's automatic checkpoint runs
+ * inside whichever commit fills the log, on the request thread, and during a large scan one took over half a
+ * second; a PASSIVE checkpoint on another connection copies what no reader still needs without blocking anyone.
+ * The thread is plain JavaScript evaluated in place, so it starts the same from source and from the build.
+ */
+function startWalCheckpointer(sqlite: SqliteDatabase.Database, path: string): { stop(): Promise<void> } {
+  sqlite.pragma('wal_autocheckpoint = 0');
+  const worker = new Worker(
+    `const { parentPort, workerData } = require('node:worker_threads');
+     const Database = require(workerData.driver);
+     const db = new Database(workerData.path);
+     db.pragma('busy_timeout = 1000');
+     const timer = setInterval(() => {
+       try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {}
+     }, workerData.everyMs);
+     parentPort.once('message', () => { clearInterval(timer); db.close(); parentPort.close(); });`,
+    { eval: true, workerData: { driver: createRequire(import.meta.url).resolve('better-sqlite3'), path, everyMs: CHECKPOINT_EVERY_MS } },
+  );
+  worker.unref();
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  worker.on('error', () => {
+    // Without the thread, SQLite's own checkpoints keep the log from growing without bound.
+    sqlite.pragma('wal_autocheckpoint = 1000');
+  });
+  return {
+    async stop() {
+      worker.postMessage('stop');
+      await exited;
+    },
+  };
 }
 
 function openPostgres(connectionString: string, schema: string | undefined): DatabaseHandle {

@@ -17,7 +17,7 @@ const FROM_SOURCE = import.meta.url.endsWith('.ts');
 const WORKER = fileURLToPath(new URL(`./evaluation-worker.${FROM_SOURCE ? 'ts' : 'js'}`, import.meta.url));
 const IDLE_MS = 60_000;
 /** Worker threads run at a lower priority, so that on a busy machine the request thread gets a core first. */
-const NICE_INCREMENT = 5;
+const NICE_INCREMENT = 19;
 
 export const defaultThreads = (): number => Math.max(1, availableParallelism() - 1);
 

@@ -27,6 +27,8 @@ export interface ScanRunnerDeps {
 }
 
 const PAGE = 1000;
+/** Scanned resources written per statement batch; small enough that one write holds the request thread briefly. */
+const WRITE_SLICE = 250;
 
 /** The cloud account a scan surveys, and how. */
 export function surveyScope(env: Environment): SurveyScope {
@@ -149,6 +151,8 @@ export class ScanRunner {
         typeErrors.push({ resourceType: batch.type, message: batch.message });
         continue;
       }
+      // Reading the page held the request thread (SQLite reads synchronously): let waiting requests in first.
+      await yieldToEventLoop();
       const documents = batch.resources.map((document) => JSON.stringify(document));
       const { misses, evaluated } = await this.deps.evaluation.scanBatch(specs, ruleIndexesByType, documents);
       const failedRules = new Array<number>(documents.length).fill(0);
@@ -186,10 +190,15 @@ export class ScanRunner {
         }
         return { resourceId: document.id, resourceType: document.type, document: documents[index]!, failedRules: failed };
       });
-      await this.deps.results.addBatch(scan.id, resources, findings);
+      // A slice at a time, letting waiting requests in between: on SQLite every write completes synchronously,
+      // holding the request thread for as long as it takes.
+      for (let start = 0; start < resources.length; start += WRITE_SLICE) {
+        const slice = resources.slice(start, start + WRITE_SLICE);
+        const ids = new Set(slice.map((r) => r.resourceId));
+        await this.deps.results.addBatch(scan.id, slice, findings.filter((f) => ids.has(f.resourceId)));
+        await yieldToEventLoop();
+      }
       await heartbeat();
-      // On SQLite every query above completes synchronously: let waiting requests in before the next batch.
-      await yieldToEventLoop();
     }
 
     const surveyed = new Set(env.surveyResourceTypes);

@@ -116,20 +116,23 @@ export class KyselyCloudInventoryRepository implements CloudInventoryRepository 
   }
 
   async page(key: string, filter: InventoryFilter, after: { type: string; resourceId: string } | null, limit: number): Promise<CloudResourceRecord[]> {
-    if (filter.types.length === 0) return [];
-    let query = this.db.selectFrom('cloud_resources').selectAll().where('account_key', '=', key).where('type', 'in', filter.types);
-    if (filter.regions) {
-      const regions = filter.regions;
-      query = query.where((eb) => eb.or([eb('region', 'is', null), eb('region', 'in', regions)]));
+    // One type at a time: `type in (…)` with an order over (type, resource_id) makes SQLite sort every matching row
+    // for each page, while one type is a range of the (account_key, type, resource_id) index read in order.
+    const types = [...new Set(filter.types)].sort();
+    const records: CloudResourceRecord[] = [];
+    for (let i = after ? types.indexOf(after.type) : 0; i >= 0 && i < types.length && records.length < limit; i += 1) {
+      const type = types[i]!;
+      let query = this.db.selectFrom('cloud_resources').selectAll().where('account_key', '=', key).where('type', '=', type);
+      if (filter.regions) {
+        const regions = filter.regions;
+        query = query.where((eb) => eb.or([eb('region', 'is', null), eb('region', 'in', regions)]));
+      }
+      if (filter.resourceGroups) query = query.where('resource_group', 'in', filter.resourceGroups);
+      if (after?.type === type) query = query.where('resource_id', '>', after.resourceId);
+      const rows = await query.orderBy('resource_id').limit(limit - records.length).execute();
+      for (const row of rows) records.push(toRecord(row));
     }
-    if (filter.resourceGroups) query = query.where('resource_group', 'in', filter.resourceGroups);
-    if (after) {
-      query = query.where((eb) =>
-        eb.or([eb('type', '>', after.type), eb.and([eb('type', '=', after.type), eb('resource_id', '>', after.resourceId)])]),
-      );
-    }
-    const rows = await query.orderBy('type').orderBy('resource_id').limit(limit).execute();
-    return rows.map(toRecord);
+    return records;
   }
 
   async get(key: string, resourceId: string): Promise<CloudResourceRecord | undefined> {
