@@ -82,15 +82,16 @@ export interface ServiceOptions {
 
 export function createServices(database: DatabaseHandle, clock: Clock, options: ServiceOptions = {}): Services {
   const { db } = database;
+  // One pool of rule-evaluation threads per process: the request thread never evaluates a scan, a rule test or a
+  // validation library's rules.
+  const evaluation = new EvaluationPool();
   // Built first: the conductor's process and dry-run use cases check compositions through it.
-  const validations = new ValidationLibraryService({ libraries: new KyselyValidationLibraryRepository(db), clock });
+  const validations = new ValidationLibraryService({ libraries: new KyselyValidationLibraryRepository(db), clock, evaluation });
   const environmentRepository = new KyselyEnvironmentRepository(db);
   const scanRepository = new KyselyScanRepository(db);
   const results = new KyselyScanResultRepository(db);
   const eventRepository = new KyselyEventRepository(db);
   const jobs = new JobQueue(new KyselyJobRepository(db, database.dialect), clock, options.jobs);
-  // One pool of rule-evaluation threads per process: the request thread never evaluates a scan or a rule test.
-  const evaluation = new EvaluationPool();
   const cloud = new SimulatedCloud(new KyselyCloudInventoryRepository(db), clock, { driftRate: 0.02, ...options.simulator });
   const customRules = new CustomRuleService({
     rules: new KyselyCustomRuleRepository(db),

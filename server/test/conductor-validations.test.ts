@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { beforeEach, describe, it } from '@jest/globals';
+import { beforeEach, describe, it, jest } from '@jest/globals';
 import type { Composition, CompositionResource } from '../src/domain/conductor/composition.js';
 import { PROJECT_ROOT } from '../src/paths.js';
 import { describeEachDatabase } from './databases.js';
@@ -260,6 +260,32 @@ describeEachDatabase(
         });
         const accepted = await server.request('POST', `/api/v0/processes?account=${account}`, { auth: server.rootAuth, body: await composition('{ owner: web }') });
         expect(accepted.status, accepted.text).toBe(201);
+        await removeEveryLibrary();
+      });
+
+      it('evaluates the rules on the evaluation threads, so an expensive rule costs no request its turn', async () => {
+        await removeEveryLibrary();
+        // Some 65 000 metered regular-expression matches per resource, as in the request-thread suite.
+        const list = `[${Array.from({ length: 256 }, (_, i) => i).join(',')}]`;
+        const heavy = rulesYaml([{ id: 'heavy', resource_type: '*', expression: `${list}.all(x, ${list}.all(y, !resource.name.matches("q+x")))`, message: 'heavy' }]);
+        expect((await upload('heavy', await filesTar({ 'rules.yaml': heavy }))).status).toBe(201);
+        const scanBatch = jest.spyOn(server.services.evaluation, 'scanBatch');
+        let batches = 0;
+        const resources = Array.from({ length: 4 }, (_, i) => resource({ name: `queue-${i}`, type: 'PROVA.SQS.Queue' }));
+        let turns = 0;
+        const ticking = setInterval(() => (turns += 1), 1);
+        try {
+          const violations = await server.services.validations.violations(composition(resources));
+          // Each resource passes, or is over its budget on a busy machine and so is a violation saying why.
+          for (const v of violations) expect(v.message).toMatch(/heavy \(rule heavy of library heavy, resource queue-\d+; it could not be evaluated: .*budget/);
+          batches = scanBatch.mock.calls.length;
+        } finally {
+          clearInterval(ticking);
+          scanBatch.mockRestore();
+        }
+        expect(batches, 'batches sent to the evaluation threads').toBeGreaterThan(0);
+        // Tens of milliseconds of evaluation per resource went by while this thread kept its timers running.
+        expect(turns).toBeGreaterThan(20);
         await removeEveryLibrary();
       });
 

@@ -5,6 +5,7 @@ import { isSupportedType } from '../cloud/catalog.js';
 import { PROVIDERS } from '../cloud/providers.js';
 import { AppError, type ErrorDetail } from '../errors.js';
 import { compileRule, RuleCompileError, type CompiledRule, type ResourceDocument } from '../rules/engine.js';
+import type { EvaluationPool } from '../rules/evaluation-pool.js';
 import { characterCount } from '../text.js';
 import { isRecord, parseYamlFile, Problems } from './archive-yaml.js';
 import type { Composition, CompositionValidator } from './composition.js';
@@ -138,6 +139,8 @@ const notFound = (name: string) =>
 export interface ValidationLibraryServiceDeps {
   libraries: ValidationLibraryRepository;
   clock: Clock;
+  /** Evaluates the rules off the request thread. */
+  evaluation: Pick<EvaluationPool, 'scanBatch'>;
   archiveLimits?: ArchiveLimits;
 }
 
@@ -199,32 +202,35 @@ export class ValidationLibraryService implements CompositionValidator {
    */
   async violations(composition: Composition): Promise<ErrorDetail[]> {
     const libraries = await this.compiledLibraries();
-    const errors: ErrorDetail[] = [];
-    for (const library of libraries) {
-      for (const rule of library.rules) {
-        composition.resources.forEach((resource, index) => {
-          if (rule.resourceType !== EVERY_TYPE && rule.resourceType !== resource.type) return;
-          const document: ResourceDocument = {
-            id: '',
-            account: '',
-            name: resource.name,
-            type: resource.type,
-            region: resource.region,
-            tags: resource.tags,
-            properties: resource.properties,
-          };
-          const outcome = rule.compiled.evaluate(document);
-          if (outcome.result === 'PASS') return;
-          const because = outcome.result === 'ERROR' ? `; it could not be evaluated: ${outcome.message}` : '';
-          errors.push({
-            code: 'rule.violation',
-            message: `${rule.message} (rule ${rule.id} of library ${library.name}, resource ${resource.name}${because})`,
-            location: `composition.yaml:resources[${index}]`,
-          });
-        });
-      }
-    }
-    return errors;
+    const rules = libraries.flatMap((library) => library.rules.map((rule) => ({ library: library.name, rule })));
+    if (rules.length === 0 || composition.resources.length === 0) return [];
+    // The rules run on the evaluation threads, each under its budget, as a scan's do: a library's rules are the
+    // users' own expressions, and hundreds of them on every resource must not hold the request thread.
+    const types = new Set(composition.resources.map((resource) => resource.type));
+    const rulesByType: Record<string, number[]> = {};
+    rules.forEach(({ rule }, index) => {
+      for (const type of rule.resourceType === EVERY_TYPE ? types : [rule.resourceType]) (rulesByType[type] ??= []).push(index);
+    });
+    const documents = composition.resources.map((resource) =>
+      JSON.stringify({ id: '', account: '', name: resource.name, type: resource.type, region: resource.region, tags: resource.tags, properties: resource.properties } satisfies ResourceDocument),
+    );
+    const { misses } = await this.deps.evaluation.scanBatch(
+      rules.map(({ rule }) => ({ expression: rule.compiled.expression, budget: rule.compiled.budget })),
+      rulesByType,
+      documents,
+    );
+    // Library by library, rule by rule, resource by resource.
+    misses.sort((a, b) => a.rule - b.rule || a.document - b.document);
+    return misses.map((miss) => {
+      const { library, rule } = rules[miss.rule]!;
+      const resource = composition.resources[miss.document]!;
+      const because = miss.result === 'ERROR' ? `; it could not be evaluated: ${miss.message}` : '';
+      return {
+        code: 'rule.violation',
+        message: `${rule.message} (rule ${rule.id} of library ${library}, resource ${resource.name}${because})`,
+        location: `composition.yaml:resources[${miss.document}]`,
+      };
+    });
   }
 
   private async compiledLibraries(): Promise<CompiledLibrary[]> {
