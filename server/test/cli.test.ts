@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -73,13 +73,16 @@ function complianceCredentials(): { COMPLIANCE_CLIENT_ID: string; COMPLIANCE_CLI
 
 const defaultEnv = () => ({ CC_URL: server.baseUrl, ...complianceCredentials(), CONDUCTOR_USER: 'root', CONDUCTOR_SECRET: ROOT_SECRET });
 
-/** Runs the CLI in process with captured output; `env` replaces the default environment entirely when given. */
+/**
+ * Runs the CLI in process with captured output; `env` replaces the default environment entirely when given, `tty`
+ * makes stdout and stderr look like a terminal.
+ */
 async function cli(argv: string[], options: { env?: Record<string, string | undefined>; tty?: boolean } = {}): Promise<Run> {
   const out: Buffer[] = [];
   const err: string[] = [];
   const code = await main(argv, {
     stdout: { write: (chunk) => out.push(Buffer.from(typeof chunk === 'string' ? chunk : chunk)), isTTY: options.tty ?? false },
-    stderr: { write: (chunk) => err.push(chunk), isTTY: false },
+    stderr: { write: (chunk) => err.push(chunk), isTTY: options.tty ?? false },
     env: options.env ?? defaultEnv(),
   });
   const bytes = Buffer.concat(out);
@@ -88,12 +91,16 @@ async function cli(argv: string[], options: { env?: Record<string, string | unde
   return { code, stdout, stderr: err.join(''), bytes, json: () => JSON.parse(stdout) };
 }
 
-/** Runs the CLI while the job queue is worked, as the server's workers would (scans, dry-runs, process jobs). */
-async function cliWithJobs(argv: string[]): Promise<Run> {
+/**
+ * Runs the CLI while the job queue is worked, as the server's workers would (scans, dry-runs, process jobs), from
+ * `jobsAfterMs` on: until then the work it waits for stays pending.
+ */
+async function cliWithJobs(argv: string[], options?: Parameters<typeof cli>[1], jobsAfterMs = 0): Promise<Run> {
   let done = false;
-  const pending = cli(argv).finally(() => {
+  const pending = cli(argv, options).finally(() => {
     done = true;
   });
+  await new Promise((resolve) => setTimeout(resolve, jobsAfterMs));
   while (!done) {
     if (!(await server.services.jobs.runOnce())) await new Promise((r) => setTimeout(r, 10));
   }
@@ -697,6 +704,47 @@ describe('output', () => {
   });
 });
 
+describe('progress while waiting', () => {
+  /** The texts a run drew on its progress line, in order; an empty one is the line erased. */
+  const frames = (stderr: string) => stderr.split('\r\x1b[K').slice(1);
+
+  it('shows the state and the time waited on a terminal, redrawn in place, and erases it before the scan', async () => {
+    const env = await createEnvironment('watched');
+    const run = await cliWithJobs(['scans', 'trigger', env.id, '--wait', '--interval', '200ms'], { tty: true }, 1_300);
+    expect(run.code, run.stderr).toBe(0);
+    const shown = run.stdout.replace(/\x1b\[[0-9;]*m/g, '');
+    const id = /^ID: +(\S+)$/m.exec(shown)?.[1];
+    const drawn = frames(run.stderr);
+    expect(drawn[0]).toBe(`scan ${id}: waiting, 0s`);
+    expect(drawn).toContain(`scan ${id}: IN_PROGRESS, 0s`);
+    expect(drawn).toContain(`scan ${id}: IN_PROGRESS, 1s`);
+    expect(drawn.at(-1)).toBe('');
+    expect(run.stderr).not.toContain('\n');
+    expect(run.stdout).not.toContain('\r');
+    expect(shown).toMatch(/^Status: +SUCCESS$/m);
+  });
+
+  it('moves the time on while a dry-run\'s long poll is pending', async () => {
+    const account = await addAccount();
+    const run = await cliWithJobs(['dry-run', 'submit', 'run', join(EXAMPLES, 'composition'), '--account', account.name, '--wait'], { tty: true }, 1_300);
+    expect(run.code, run.stderr).toBe(0);
+    const drawn = frames(run.stderr);
+    expect(drawn).toEqual(expect.arrayContaining([expect.stringMatching(/^dry-run [0-9a-f-]{36}: waiting, 1s$/), expect.stringMatching(/^dry-run [0-9a-f-]{36}: SUCCEEDED, 1s$/)]));
+    expect(drawn.at(-1)).toBe('');
+  });
+
+  it('shows nothing with --json, nor when stdout is not a terminal', async () => {
+    const env = await createEnvironment('unwatched');
+    const json = await cliWithJobs(['scans', 'trigger', env.id, '--wait', '--interval', '100ms', '--json'], { tty: true }, 400);
+    expect(json.code, json.stderr).toBe(0);
+    expect(json.stderr).toBe('');
+    expect(json.json()).toMatchObject({ status: 'SUCCESS' });
+    const piped = await cliWithJobs(['scans', 'trigger', env.id, '--wait', '--interval', '100ms'], { tty: false }, 400);
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(piped.stderr).toBe('');
+  });
+});
+
 describe('the installed program', () => {
   it('runs as a process: prints the table, exits with the documented codes', async () => {
     await createEnvironment('spawned');
@@ -716,6 +764,64 @@ describe('the installed program', () => {
     const refused = await spawn(['environments', 'list'], { ...defaultEnv(), COMPLIANCE_CLIENT_SECRET: 'wrong' });
     expect(refused.code).toBe(1);
   });
+});
+
+/** Copies the program's terminal to stdout: stdout and stderr both, with the terminal's `\n` → `\r\n`. */
+const PTY_RUNNER = 'import os, pty, sys; sys.exit(os.waitstatus_to_exitcode(pty.spawn(sys.argv[1:])))';
+const hasPython = spawnSync('python3', ['-c', 'import pty'], { stdio: 'ignore' }).status === 0;
+if (!hasPython) console.warn('CLI progress under a pseudo-terminal not tested: python3 not found');
+
+/**
+ * Runs the real entry point as a process, through pipes or under a pseudo-terminal (python3's pty module). The job
+ * queue is worked once its output so far satisfies `jobsWhen` (at the latest after 15 s), so what it waits for stays
+ * pending until then.
+ */
+async function spawnWithJobs(args: string[], options: { terminal: boolean; jobsWhen: (stdout: string) => boolean }): Promise<{ code: number; stdout: string; stderr: string }> {
+  const program = [process.execPath, '--import', 'tsx', ENTRY, ...args];
+  const [file, argv] = options.terminal ? ['python3', ['-c', PTY_RUNNER, ...program]] : [program[0]!, program.slice(1)];
+  const child = spawn(file, argv, { env: { PATH: process.env.PATH ?? '', ...defaultEnv() }, cwd: resolve(import.meta.dirname, '../..'), stdio: ['ignore', 'pipe', 'pipe'] });
+  let [stdout, stderr] = ['', ''];
+  child.stdout.on('data', (chunk: Buffer) => void (stdout += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => void (stderr += chunk.toString('utf8')));
+  const exited = new Promise<number>((done) => child.on('close', (code) => done(code ?? -1)));
+  let finished = false;
+  void exited.then(() => (finished = true));
+  const giveUp = Date.now() + 15_000;
+  while (!finished && !options.jobsWhen(stdout) && Date.now() < giveUp) await new Promise((r) => setTimeout(r, 50));
+  while (!finished) {
+    if (!(await server.services.jobs.runOnce())) await new Promise((r) => setTimeout(r, 20));
+  }
+  return { code: await exited, stdout, stderr };
+}
+
+describe('progress of the installed program', () => {
+  it('is not drawn when its output goes to pipes', async () => {
+    const env = await createEnvironment('piped');
+    // Its first polls go by before the scan is worked.
+    const started = Date.now();
+    const run = await spawnWithJobs(['scans', 'trigger', env.id, '--wait', '--interval', '100ms'], { terminal: false, jobsWhen: () => Date.now() - started > 2_500 });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^Status: +SUCCESS$/m);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).not.toContain('\r');
+  }, 30_000);
+
+  (hasPython ? it : it.skip)('is drawn on a terminal, and not with --json', async () => {
+    const env = await createEnvironment('on-a-terminal');
+    const run = await spawnWithJobs(['scans', 'trigger', env.id, '--wait', '--interval', '100ms'], { terminal: true, jobsWhen: (output) => output.includes('IN_PROGRESS, 1s') });
+    expect(run.code, run.stdout).toBe(0);
+    const shown = run.stdout.replace(/\x1b\[[0-9;]*m/g, '');
+    const id = /ID: +([0-9a-f-]{36})\r\n/.exec(shown)?.[1];
+    expect(shown).toContain(`\r\x1b[Kscan ${id}: IN_PROGRESS, 1s`);
+    // Erased before the scan is printed, which starts at the beginning of a clean line.
+    expect(shown).toContain(`\r\x1b[Kscan ${id}: SUCCESS, 1s\r\x1b[KID:`);
+
+    const started = Date.now();
+    const json = await spawnWithJobs(['scans', 'trigger', env.id, '--wait', '--interval', '100ms', '--json'], { terminal: true, jobsWhen: () => Date.now() - started > 2_500 });
+    expect(json.code, json.stdout).toBe(0);
+    expect(json.stdout).not.toContain('\x1b');
+    expect(JSON.parse(json.stdout.replace(/\r\n/g, '\n'))).toMatchObject({ id: expect.any(String), status: 'SUCCESS' });
+  }, 30_000);
 });
 
 describe('the command table', () => {

@@ -1,7 +1,8 @@
 /** Where the CLI writes and what it reads from its surroundings; `main` takes one so tests can inject their own. */
 export interface CliIO {
   stdout: { write(chunk: string | Uint8Array): unknown; isTTY?: boolean };
-  stderr: { write(chunk: string): unknown; isTTY?: boolean };
+  /** `columns` is the terminal's width, which a progress line (progress.ts) keeps within. */
+  stderr: { write(chunk: string): unknown; isTTY?: boolean; columns?: number };
   env: Readonly<Record<string, string | undefined>>;
 }
 

@@ -4,7 +4,7 @@ import { EXIT, UsageError, type ExitCode } from '../exit-codes.js';
 import { archiveAt } from '../input.js';
 import { time, type Output } from '../output.js';
 import type { DryRun } from '../schemas.js';
-import { WAIT_FLAGS, waitOptions } from '../wait.js';
+import { WAIT_FLAGS, waitWithProgress } from '../wait.js';
 
 const COMMANDS = ['RUN', 'UPDATE', 'KILL', 'RESUME'] as const;
 
@@ -40,7 +40,7 @@ export function dryRunView(out: Output, d: DryRun): void {
 
 /** Waits for the dry-run's result, prints it, and turns FAILED into exit code 5. */
 async function waitAndShow(ctx: CommandContext, id: string): Promise<ExitCode> {
-  const finished = await waitForDryRun(ctx.conductor(), id, waitOptions(ctx, (d: DryRun) => `dry-run ${d.id}: ${d.status}`));
+  const finished = await waitWithProgress(ctx, `dry-run ${id}`, (d: DryRun) => d.status, (options) => waitForDryRun(ctx.conductor(), id, options));
   ctx.out.show(finished, (d) => dryRunView(ctx.out, d));
   if (finished.status === 'SUCCEEDED') return EXIT.ok;
   ctx.io.stderr.write(`dry-run ${finished.id} FAILED: ${finished.errors.map((e) => e.message).join('; ') || 'no reason given'}\n`);

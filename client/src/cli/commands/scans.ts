@@ -3,7 +3,7 @@ import type { CommandContext, FlagSpec, Group } from '../command.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { time, type Output } from '../output.js';
 import { LIST_FLAGS, readList, showList } from '../paging.js';
-import { WAIT_FLAGS, waitOptions } from '../wait.js';
+import { WAIT_FLAGS, waitWithProgress } from '../wait.js';
 import type { ComplianceFamily, Scan, ScanWithSummary } from '../schemas.js';
 
 const FAMILY_FLAG: FlagSpec = { type: 'string', multiple: true, value: '<family,...>', description: 'only these compliance families (default: the environment\'s)' };
@@ -42,7 +42,7 @@ export function scanFields(out: Output, s: Scan | ScanWithSummary): void {
 
 /** Waits for the scan to finish, prints it, and turns an ERROR into exit code 5. */
 async function waitAndShow(ctx: CommandContext, scanId: string): Promise<ExitCode> {
-  const finished = await waitForScan(ctx.compliance(), scanId, waitOptions(ctx, (s: Scan) => `scan ${s.id}: ${s.status}`));
+  const finished = await waitWithProgress(ctx, `scan ${scanId}`, (s: Scan) => s.status, (options) => waitForScan(ctx.compliance(), scanId, options));
   ctx.out.show(finished, (s) => scanFields(ctx.out, s));
   if (finished.status !== 'ERROR') return EXIT.ok;
   ctx.io.stderr.write(`scan ${finished.id} ended in ERROR${finished.message ? `: ${finished.message}` : ''}\n`);
