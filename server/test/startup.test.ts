@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, it, jest } from '@jest/globals';
@@ -15,33 +15,42 @@ import { adminQuery } from './postgres.js';
 
 /** Processes that start at the same moment on one fresh database: the start-up main.ts runs, several times at once. */
 const STARTS = 4;
-const postgres = DATABASE_TARGETS.find((t) => t.name === 'postgres');
 
+/** A fresh database every start shares: a schema of the PostgreSQL database, or a new SQLite file. */
+async function freshDatabase(target: (typeof DATABASE_TARGETS)[number]): Promise<{ url: string; open(): DatabaseHandle; dispose(): Promise<void> }> {
+  if (target.name === 'postgres') {
+    const schema = `test_${randomBytes(6).toString('hex')}`;
+    await adminQuery(target.url, `create schema ${schema}`);
+    return { url: target.url, open: () => openDatabase(target.url, { schema }), dispose: () => adminQuery(target.url, `drop schema ${schema} cascade`) };
+  }
+  const dir = await mkdtemp(join(tmpdir(), 'startup-db-'));
+  const url = `sqlite:${join(dir, 'app.db')}`;
+  return { url, open: () => openDatabase(url), dispose: () => rm(dir, { recursive: true, force: true }) };
+}
 
-(postgres ? describe : describe.skip)('start-up on a shared PostgreSQL database', () => {
-  const url = postgres?.url ?? '';
+describe.each(DATABASE_TARGETS)('start-up of several servers on one fresh $name database', (target) => {
   beforeAll(() => {
     // Each start announces the secrets and demo credentials it generated.
     jest.spyOn(console, 'log').mockImplementation(() => undefined);
   });
 
   const startAll = async (env: Record<string, string>) => {
-    const schema = `test_${randomBytes(6).toString('hex')}`;
-    await adminQuery(url, `create schema ${schema}`);
+    const database = await freshDatabase(target);
     const files = await mkdtemp(join(tmpdir(), 'startup-'));
     const config = loadConfig({
-      DATABASE_URL: url,
+      DATABASE_URL: database.url,
       CONDUCTOR_ROOT_SECRET_FILE: join(files, 'conductor-root-secret'),
       CONSOLE_ADMIN_PASSWORD_FILE: join(files, 'console-admin-password'),
       ...env,
     });
-    const handles: DatabaseHandle[] = Array.from({ length: STARTS }, () => openDatabase(url, { schema }));
+    // Each handle is a connection of its own, as each server process has.
+    const handles: DatabaseHandle[] = Array.from({ length: STARTS }, () => database.open());
     try {
       const started = await Promise.allSettled(handles.map((handle) => bootstrap(config, new ManualClock(), handle)));
-      return { started, handles, dispose: () => adminQuery(url, `drop schema ${schema} cascade`) };
+      return { started, handles, dispose: database.dispose };
     } catch (error) {
       await Promise.all(handles.map((h) => h.close()));
-      await adminQuery(url, `drop schema ${schema} cascade`);
+      await database.dispose();
       throw error;
     }
   };

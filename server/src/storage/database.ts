@@ -17,6 +17,8 @@ export interface DatabaseHandle {
   dialect: DialectName;
   /** PostgreSQL only: the schema the handle works in, when not the default one. */
   schema?: string;
+  /** SQLite only: the database file, when not in memory. */
+  file?: string;
   close(): Promise<void>;
 }
 
@@ -95,6 +97,7 @@ function openSqlite(path: string): DatabaseHandle {
   return {
     db,
     dialect: 'sqlite',
+    ...(checkpointer && { file: path }),
     close: async () => {
       await checkpointer?.stop();
       await db.destroy();
@@ -177,11 +180,45 @@ async function withAdvisoryLock<T>(handle: DatabaseHandle, key: bigint, work: ()
 }
 
 /**
- * What a process does before it serves, run by one process at a time on a PostgreSQL database (the others wait,
- * then find the work done): with migrations, creating the root user, the default organization and demo data.
+ * What a process does before it serves, run by one process at a time on one database (the others wait, then find
+ * the work done): with migrations, creating the root user, the default organization and demo data. PostgreSQL: an
+ * advisory lock; a SQLite file: a lock file beside it.
  */
 export function withStartupLock<T>(handle: DatabaseHandle, work: () => Promise<T>): Promise<T> {
+  if (handle.dialect === 'sqlite') return handle.file ? withFileLock(`${handle.file}.startup-lock`, work) : work();
   return withAdvisoryLock(handle, STARTUP_LOCK, work, { perSchema: true });
+}
+
+const FILE_LOCK_RETRY_MS = 25;
+
+/**
+ * Runs `work` while this connection holds an exclusive lock on a SQLite file beside the database: the operating
+ * system's file lock, so that processes (and connections within one) take turns, and a process killed while it
+ * holds the lock releases it. The lock is a file of its own because the work writes to the database itself. It is
+ * asked for without blocking and again after a pause, so a process waiting for it keeps its event loop.
+ */
+async function withFileLock<T>(path: string, work: () => Promise<T>): Promise<T> {
+  closeSync(openSync(path, 'a', 0o600));
+  const lock = new SqliteDatabase(path);
+  lock.pragma('busy_timeout = 0');
+  try {
+    for (;;) {
+      try {
+        lock.exec('begin exclusive');
+        break;
+      } catch (error) {
+        if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error;
+        await new Promise((resolve) => setTimeout(resolve, FILE_LOCK_RETRY_MS));
+      }
+    }
+    try {
+      return await work();
+    } finally {
+      lock.exec('commit');
+    }
+  } finally {
+    lock.close();
+  }
 }
 
 /**
