@@ -175,11 +175,13 @@ describe('breaking changes', () => {
     expect(brief(changes)).toEqual(['non-breaking DELETE /environments/{environment_id} status 501 no longer declared: the operation is implemented']);
   });
 
-  it('compares a real spec with itself in well under a second, and finds an operation removed from it', async () => {
+  it('compares a real spec with itself without running openapi-diff, and finds an operation removed from it', async () => {
     const spec = parse(readFileSync(join(ROOT, 'generated/compliance/openapi.yaml'), 'utf8'));
     const started = performance.now();
     expect(await compareSpecs(spec, structuredClone(spec))).toEqual([]);
-    expect(performance.now() - started).toBeLessThan(1_000);
+    // Tens of milliseconds; openapi-diff over the whole compliance spec takes seconds. The bound leaves room for a
+    // machine busy with other suites.
+    expect(performance.now() - started).toBeLessThan(2_000);
     const withoutDelete = structuredClone(spec);
     delete withoutDelete.paths['/environments/{environment_id}'].delete;
     expect(breaking(await compareSpecs(spec, withoutDelete))).toEqual(['breaking DELETE /environments/{environment_id} operation removed']);
