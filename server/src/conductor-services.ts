@@ -10,6 +10,7 @@ import { PROCESS_JOB, ProcessChanges } from './domain/conductor/lifecycle.js';
 import { ProcessJobRunner } from './domain/conductor/process-jobs.js';
 import { ProcessService } from './domain/conductor/processes.js';
 import type { JobQueue } from './domain/jobs/queue.js';
+import { silentLog, type Log } from './domain/log.js';
 import type { DatabaseHandle } from './storage/database.js';
 import { KyselyConductorAccountRepository, KyselyDryRunRepository, KyselyProcessRepository } from './storage/repositories/conductor.js';
 
@@ -28,10 +29,12 @@ export interface ConductorDeps {
   clock: Clock;
   /** The validation libraries every dry-run and every process creation or composition update must pass. */
   validator: CompositionValidator;
+  /** Where the conductor's background work logs; unset, nowhere. */
+  log?: Log;
 }
 
 /** Wires the conductor to the database and registers its jobs with the queue. */
-export function createConductorServices({ database, jobs, cloud, clock, validator }: ConductorDeps): ConductorServices {
+export function createConductorServices({ database, jobs, cloud, clock, validator, log = silentLog }: ConductorDeps): ConductorServices {
   const accounts = new AccountService(new KyselyConductorAccountRepository(database.db), clock);
   const processes = new KyselyProcessRepository(database.db);
   const dryRuns = new KyselyDryRunRepository(database.db);
@@ -47,7 +50,8 @@ export function createConductorServices({ database, jobs, cloud, clock, validato
     cloud,
     jobs,
     clock,
-    waiter: new CompletionWaiter((ids) => dryRuns.finishedAmong(ids)),
+    waiter: new CompletionWaiter((ids) => dryRuns.finishedAmong(ids), undefined, log),
+    log,
   });
   const runner = new ProcessJobRunner({ processes, changes, cloud, clock });
   jobs.register(
@@ -64,6 +68,6 @@ export function createConductorServices({ database, jobs, cloud, clock, validato
     conductorAccounts: accounts,
     processes: processService,
     dryRuns: dryRunService,
-    enforcer: new ProcessEnforcer({ processes, changes, cloud, jobs, clock }),
+    enforcer: new ProcessEnforcer({ processes, changes, cloud, jobs, clock, log }),
   };
 }

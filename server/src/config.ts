@@ -33,6 +33,10 @@ export interface Config {
   corsOrigins: CorsOrigins | undefined;
   /** The stateful mock (`MOCK_RESET=true`): demo data on SQLite, `POST /mock/reset` restores it. Never in production. */
   mockReset: boolean;
+  /** The least severe level the log writes. */
+  logLevel: LogLevel;
+  /** Serve GET /metrics on this port (on `host`) instead of the main port; unset, on the main port. */
+  metricsPort: number | undefined;
 }
 
 export class ConfigError extends Error {
@@ -89,7 +93,8 @@ function databaseUrl(env: Env): string {
   const raw = env.DATABASE_URL;
   if (raw === undefined || raw === '') return 'sqlite:./data/app.db';
   if (/^sqlite:.+/.test(raw) || /^postgres(ql)?:\/\/.+/.test(raw)) return raw;
-  throw new ConfigError('DATABASE_URL', `must be 'sqlite:<path>' or 'postgres://…', got '${raw}'`);
+  // The value may carry a password: the message shows only its scheme.
+  throw new ConfigError('DATABASE_URL', `must be 'sqlite:<path>' or 'postgres://…', got one starting '${raw.split(/[:/]/, 1)[0]}'`);
 }
 
 /** The database a URL names, for logs and operators: the SQLite path, or the PostgreSQL URL without its password. */
@@ -122,6 +127,25 @@ function smtpUrl(env: Env): string | undefined {
     throw new ConfigError('SMTP_URL', "must be 'smtp://host:port' or 'smtps://user:password@host:port'");
   }
   return raw;
+}
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+function logLevel(env: Env): LogLevel {
+  const raw = env.LOG_LEVEL;
+  if (raw === undefined || raw === '') return 'info';
+  const level = LOG_LEVELS.find((known) => known === raw.toLowerCase());
+  if (!level) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got '${raw}'`);
+  return level;
+}
+
+/** `METRICS_PORT`: unset, the metrics are served on the main port; set, on this one alone. */
+function metricsPort(env: Env, port: number): number | undefined {
+  if (env.METRICS_PORT === undefined || env.METRICS_PORT === '') return undefined;
+  const value = integer(env, 'METRICS_PORT', 0, 0, 65535);
+  if (value !== 0 && value === port) throw new ConfigError('METRICS_PORT', `must differ from PORT (${port}): unset it to serve the metrics on the main port`);
+  return value;
 }
 
 export type CorsOrigins = '*' | readonly string[];
@@ -173,8 +197,9 @@ function mockDefaults(env: Env): Env {
 
 export function loadConfig(given: Env = process.env): Config {
   const env = mockDefaults(given);
+  const port = integer(env, 'PORT', 3000, 0, 65535);
   return {
-    port: integer(env, 'PORT', 3000, 0, 65535),
+    port,
     host: env.HOST || '127.0.0.1',
     databaseUrl: databaseUrl(env),
     demoData: boolean(env, 'DEMO_DATA', false),
@@ -194,5 +219,43 @@ export function loadConfig(given: Env = process.env): Config {
     webhookAllowPrivate: boolean(env, 'WEBHOOK_ALLOW_PRIVATE', false),
     corsOrigins: corsOrigins(env),
     mockReset: boolean(env, 'MOCK_RESET', false),
+    logLevel: logLevel(env),
+    metricsPort: metricsPort(env, port),
+  };
+}
+
+/** An SMTP URL as the log may show it: scheme, host and port, without the user and password it may carry. */
+function describeSmtp(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.protocol}//${parsed.host}`;
+}
+
+/**
+ * The configuration as the start-up log shows it: every setting an operator may want to check, and none of the
+ * secrets (the root secret and the admin password say only whether they were given, the database and SMTP URLs
+ * lose their passwords).
+ */
+export function configSummary(config: Config): Record<string, unknown> {
+  return {
+    port: config.port,
+    host: config.host,
+    database: describeDatabase(config.databaseUrl),
+    demoData: config.demoData,
+    conductorRootSecret: config.conductorRootSecret === undefined ? `generated once into ${config.conductorRootSecretFile}` : 'set',
+    consoleAdmin: config.consoleAdminEmail,
+    consoleAdminPassword: config.consoleAdminPassword === undefined ? `generated once into ${config.consoleAdminPasswordFile}` : 'set',
+    validateResponses: config.validateResponses,
+    shutdownTimeoutMs: config.shutdownTimeoutMs,
+    simDriftRate: config.simDriftRate,
+    schedulerIntervalMs: config.schedulerIntervalMs,
+    enforcementIntervalMs: config.enforcementIntervalMs,
+    jobLeaseMs: config.jobLeaseMs,
+    smtp: config.smtpUrl === undefined ? 'none' : describeSmtp(config.smtpUrl),
+    smtpFrom: config.smtpFrom,
+    webhookAllowPrivate: config.webhookAllowPrivate,
+    corsOrigins: config.corsOrigins === undefined ? 'none' : config.corsOrigins === '*' ? '*' : config.corsOrigins.join(','),
+    mockReset: config.mockReset,
+    logLevel: config.logLevel,
+    metrics: config.metricsPort === undefined ? 'GET /metrics on the main port' : `GET /metrics on port ${config.metricsPort}`,
   };
 }

@@ -1,14 +1,21 @@
 import type { Server } from 'node:http';
 import { dirname, join } from 'node:path';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import type { Logger } from 'pino';
+import { ConfigError, configSummary, loadConfig, type Config } from './config.js';
 import { bootstrap } from './bootstrap.js';
+import { systemClock } from './domain/clock.js';
 import { createApp } from './http/app.js';
 import { prepareMockDatabase, printMockCredentials } from './demo/mock.js';
+import { createLogger } from './logger.js';
+import { createMetricsServer, Metrics } from './metrics.js';
+import { openDatabase } from './storage/database.js';
 
 const ACTIVITY_FLUSH_MS = 30_000;
 
-async function start(config: Config): Promise<void> {
-  const services = await bootstrap(config);
+async function start(config: Config, log: Logger): Promise<void> {
+  log.info({ config: configSummary(config) }, 'starting');
+  const metrics = new Metrics();
+  const services = await bootstrap(config, systemClock, openDatabase(config.databaseUrl), { log, metrics });
   let mockReset: (() => Promise<number>) | undefined;
   if (config.mockReset) {
     // The stateful mock: snapshot the seeded demo; a reset pauses the background work, restores, resumes it.
@@ -41,19 +48,37 @@ async function start(config: Config): Promise<void> {
   const app = createApp({
     services,
     validateResponses: config.validateResponses,
+    log,
+    metrics,
+    metricsOnOwnPort: config.metricsPort !== undefined,
     ...(mockReset && { mockReset }),
     ...(config.corsOrigins && { corsOrigins: config.corsOrigins }),
   });
   services.jobs.start();
   services.scheduler.start(config.schedulerIntervalMs);
   services.enforcer.start(config.enforcementIntervalMs);
-  const flush = setInterval(() => void services.apiClients.flushActivity().catch((e) => console.error('activity flush failed:', e)), ACTIVITY_FLUSH_MS);
+  const flush = setInterval(
+    () => void services.apiClients.flushActivity().catch((error: unknown) => log.error({ err: error }, 'writing the API clients’ last activity failed')),
+    ACTIVITY_FLUSH_MS,
+  );
   flush.unref();
+
+  const metricsServer = config.metricsPort === undefined ? undefined : createMetricsServer(metrics);
+  if (metricsServer) {
+    // Listening before the main port, so that whoever waits for the main port finds the metrics there too.
+    await new Promise<void>((resolve, reject) => {
+      metricsServer.once('error', reject);
+      metricsServer.listen(config.metricsPort, config.host, () => resolve());
+    });
+    const address = metricsServer.address();
+    const port = typeof address === 'object' && address ? address.port : config.metricsPort;
+    log.info({ metricsUrl: `http://${config.host}:${port}/metrics` }, `metrics on http://${config.host}:${port}/metrics`);
+  }
 
   const server: Server = app.express.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
-    console.log(`listening on http://${config.host}:${port} (compliance /v0, conductor /api/v0, console /console, docs /docs)`);
+    log.info({ url: `http://${config.host}:${port}` }, `listening on http://${config.host}:${port} (compliance /v0, conductor /api/v0, console /console, docs /docs)`);
   });
 
   // SIGTERM: answer long polls at once, keep listening (/readyz answering 503) until the requests in flight are
@@ -62,7 +87,7 @@ async function start(config: Config): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal} received: draining`);
+    log.info({ signal }, `${signal} received: draining`);
     app.setDraining(true);
     services.dryRuns.stopWaiting();
     const deadline = Date.now() + config.shutdownTimeoutMs;
@@ -79,7 +104,8 @@ async function start(config: Config): Promise<void> {
     clearInterval(flush);
     await services.apiClients.flushActivity();
     await services.database.close();
-    console.log('stopped');
+    metricsServer?.close();
+    log.info('stopped');
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
@@ -109,13 +135,20 @@ async function untilConnectionsEnd(server: Server, deadline: number): Promise<vo
   }
 }
 
+let config: Config | undefined;
 try {
-  await start(loadConfig());
+  config = loadConfig();
 } catch (error) {
-  if (error instanceof ConfigError) {
-    console.error(`configuration error: ${error.message}`);
-  } else {
-    console.error('start-up failed:', error);
-  }
+  // No logger is configured yet, and whoever starts the server looks for the reason on standard error.
+  const log = createLogger({ level: 'info', output: 'stderr' });
+  if (error instanceof ConfigError) log.fatal({ variable: error.variable }, `configuration error: ${error.message}`);
+  else log.fatal({ err: error }, 'configuration error');
+  process.exit(1);
+}
+const log = createLogger({ level: config.logLevel });
+try {
+  await start(config, log);
+} catch (error) {
+  log.fatal({ err: error }, 'start-up failed');
   process.exit(1);
 }

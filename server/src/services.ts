@@ -6,6 +6,8 @@ import { EnvironmentService } from './domain/environments/service.js';
 import { SimulatedCloud, type SimulatorOptions } from './domain/cloud/simulator/simulated-cloud.js';
 import { EventService } from './domain/events/service.js';
 import { JobQueue, type JobQueueOptions } from './domain/jobs/queue.js';
+import { silentLog, type Log } from './domain/log.js';
+import type { Metrics } from './metrics.js';
 import { RuleSource } from './domain/scans/rule-set.js';
 import { EvaluationPool } from './domain/rules/evaluation-pool.js';
 import { CustomRuleService } from './domain/custom-rules/service.js';
@@ -78,10 +80,16 @@ export interface ServiceOptions {
   notifications?: { smtpUrl?: string; smtpFrom?: string; webhookAllowPrivate?: boolean };
   /** How long verified API-client credentials and grants are reused (tests shorten it or drive its clock). */
   apiClientCache?: ApiClientCacheOptions;
+  /** Where background work logs (jobs, the scheduler, enforcement, deliveries); unset, nowhere. */
+  log?: Log;
+  /** Counts jobs and scans, and reads the queue's depth and the long-poll waiters when scraped. */
+  metrics?: Metrics;
 }
 
 export function createServices(database: DatabaseHandle, clock: Clock, options: ServiceOptions = {}): Services {
   const { db } = database;
+  const { metrics } = options;
+  const log = options.log ?? silentLog;
   // One pool of rule-evaluation threads per process: the request thread never evaluates a scan, a rule test or a
   // validation library's rules.
   const evaluation = new EvaluationPool();
@@ -91,7 +99,8 @@ export function createServices(database: DatabaseHandle, clock: Clock, options: 
   const scanRepository = new KyselyScanRepository(db);
   const results = new KyselyScanResultRepository(db);
   const eventRepository = new KyselyEventRepository(db);
-  const jobs = new JobQueue(new KyselyJobRepository(db, database.dialect), clock, options.jobs);
+  const jobRepository = new KyselyJobRepository(db, database.dialect);
+  const jobs = new JobQueue(jobRepository, clock, { ...options.jobs, log, ...(metrics && { metrics }) });
   const cloud = new SimulatedCloud(new KyselyCloudInventoryRepository(db), clock, { driftRate: 0.02, ...options.simulator });
   const customRules = new CustomRuleService({
     rules: new KyselyCustomRuleRepository(db),
@@ -116,6 +125,7 @@ export function createServices(database: DatabaseHandle, clock: Clock, options: 
     email: new SmtpEmailSender({ url: options.notifications?.smtpUrl, from: options.notifications?.smtpFrom }),
     // Webhook bodies carry events exactly as GET /events shows them.
     eventDocument,
+    log,
   });
   jobs.register(NOTIFICATION_DELIVERY_JOB, (payload, context) => notifications.deliver(payload as DeliveryJob, context.job));
   const runner = new ScanRunner({
@@ -131,9 +141,18 @@ export function createServices(database: DatabaseHandle, clock: Clock, options: 
   });
   jobs.register(SCAN_JOB, async (payload, context) => {
     const { orgId, scanId } = payload as { orgId: string; scanId: string };
+    const started = performance.now();
     await runner.run(orgId, scanId, context.heartbeat);
+    if (metrics) {
+      const scan = await scanRepository.get(orgId, scanId);
+      metrics.scanFinished((performance.now() - started) / 1000, scan?.status === 'SUCCESS' ? scan.summary?.total : undefined);
+    }
   });
-  const conductor = createConductorServices({ database, jobs, cloud, clock, validator: validations });
+  const conductor = createConductorServices({ database, jobs, cloud, clock, validator: validations, log });
+  metrics?.watch({
+    queueDepth: () => jobRepository.countUnfinished(),
+    longPollWaiters: () => conductor.dryRuns.waitingRequests,
+  });
   // Credentials and grants of API clients are reused for a moment (see RecentlyRead), with the same bound.
   const apiClientCache = apiClientCacheOptions(options.apiClientCache);
   const access = new AccessService({
@@ -179,7 +198,7 @@ export function createServices(database: DatabaseHandle, clock: Clock, options: 
     cloud,
     jobs,
     evaluation,
-    scheduler: new ScanScheduler(environmentRepository, scanRepository, jobs, scans, runner, clock),
+    scheduler: new ScanScheduler(environmentRepository, scanRepository, jobs, scans, runner, clock, log),
     customRules,
     access,
   };

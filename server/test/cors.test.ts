@@ -47,7 +47,7 @@ describe('cross-origin requests', () => {
     expect(compliance.status).toBe(204);
     expect(compliance.headers['access-control-allow-origin']).toBe(FRONTEND);
     expect(compliance.headers['access-control-allow-methods']!.split(',')).toEqual(expect.arrayContaining(['GET', 'POST', 'PATCH', 'DELETE']));
-    expect(compliance.headers['access-control-allow-headers']).toBe('Authorization,Content-Type');
+    expect(compliance.headers['access-control-allow-headers']).toBe('Authorization,Content-Type,X-Request-Id');
     expect(compliance.headers['access-control-allow-credentials']).toBeUndefined();
     const conductor = await preflight(`${listing.baseUrl}/api/v0/accounts`, 'GET', 'authorization');
     expect(conductor.status).toBe(204);
@@ -57,18 +57,19 @@ describe('cross-origin requests', () => {
   it('lets the console’s session cookie travel only to an origin listed by name', async () => {
     const listed = await preflight(`${listing.baseUrl}/console/api/session`, 'POST', 'content-type,x-csrf-token');
     expect(listed.status).toBe(204);
-    expect(listed.headers['access-control-allow-headers']).toBe('Content-Type,X-CSRF-Token');
+    expect(listed.headers['access-control-allow-headers']).toBe('Content-Type,X-CSRF-Token,X-Request-Id');
     expect(listed.headers['access-control-allow-credentials']).toBe('true');
     const any = await preflight(`${anyOrigin.baseUrl}/console/api/session`, 'POST', 'content-type,x-csrf-token');
     expect(any.headers['access-control-allow-origin']).toBe('*');
     expect(any.headers['access-control-allow-credentials']).toBeUndefined();
   });
 
-  it('answers with Access-Control-Allow-Origin on the actual request, and exposes Location and Retry-After', async () => {
+  it('answers with Access-Control-Allow-Origin on the actual request, and exposes Location, Retry-After and X-Request-Id', async () => {
     const res = await fetch(`${listing.baseUrl}/v0/environments`, { headers: { origin: FRONTEND, authorization: listing.auth } });
     expect(res.status).toBe(200);
     expect(res.headers.get('access-control-allow-origin')).toBe(FRONTEND);
     expect(res.headers.get('access-control-expose-headers')).toContain('Location');
+    expect(res.headers.get('access-control-expose-headers')).toContain('X-Request-Id');
   });
 
   it('gives an origin that is not listed, and every origin when CORS_ORIGINS is unset, no access', async () => {

@@ -41,7 +41,7 @@ describeEachDatabase('environments API', (db) => {
   /** Stores a scan as though it had run: its job is already finished, so no worker takes it up. */
   const storeScan = async (scan: Scan) => {
     const at = server.clock.nowMs();
-    const job = { id: newId(), kind: 'scan', payload: {}, status: 'succeeded' as const, attempts: 1, maxAttempts: 1, runAt: at, leaseOwner: null, leaseExpiresAt: null, lastError: null, createdAt: at, updatedAt: at, finishedAt: at };
+    const job = { id: newId(), kind: 'scan', payload: {}, status: 'succeeded' as const, attempts: 1, maxAttempts: 1, runAt: at, leaseOwner: null, leaseExpiresAt: null, lastError: null, createdAt: at, updatedAt: at, finishedAt: at, requestId: null };
     expect(await new KyselyScanRepository(db().handle.db).insert({ ...scan, jobId: job.id }, job)).toBe(true);
   };
 

@@ -139,7 +139,7 @@ describe('operator', () => {
     const id = newId();
     const now = Date.now();
     // Its job is leased to that other process for the next hour, so this one never takes it over.
-    const job = { id: newId(), kind: DRY_RUN_JOB, payload: { dryRunId: id }, status: 'running' as const, attempts: 1, maxAttempts: 3, runAt: now, leaseOwner: 'another-process', leaseExpiresAt: now + 3_600_000, lastError: null, createdAt: now, updatedAt: now, finishedAt: null };
+    const job = { id: newId(), kind: DRY_RUN_JOB, payload: { dryRunId: id }, status: 'running' as const, attempts: 1, maxAttempts: 3, runAt: now, leaseOwner: 'another-process', leaseExpiresAt: now + 3_600_000, lastError: null, createdAt: now, updatedAt: now, finishedAt: null, requestId: null };
     try {
       await new KyselyDryRunRepository(database.db).insert(
         {

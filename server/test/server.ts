@@ -36,13 +36,17 @@ export interface TestServerOptions extends ServiceOptions {
   databasePlugins?: KyselyPlugin[];
   /** Origins whose pages may call the APIs (CORS_ORIGINS). */
   corsOrigins?: AppOptions['corsOrigins'];
+  /** Where request lines go (the services' own lines go to `log` of the services' options). */
+  requestLog?: AppOptions['log'];
 }
 
 export const basic = (user: string, secret: string) => `Basic ${Buffer.from(`${user}:${secret}`).toString('base64')}`;
 
 /** The whole app on port 0 over a test database, with response validation on. */
 export async function startTestServer(db: TestDatabase, options: TestServerOptions = {}): Promise<TestServer> {
-  const { archiveLimitBytes, beforeHandler, databasePlugins = [], corsOrigins, ...serviceOptions } = options;
+  const { archiveLimitBytes, beforeHandler, databasePlugins = [], corsOrigins, requestLog, ...serviceOptions } = options;
+  // The same metrics count the services' work and time the requests, and GET /metrics answers with them.
+  const { metrics } = serviceOptions;
   const clock = new ManualClock(Date.UTC(2026, 5, 1, 12));
   const handle = databasePlugins.reduce((current, plugin) => ({ ...current, db: current.db.withPlugin(plugin) }), db.handle);
   const services = createServices(handle, clock, serviceOptions);
@@ -53,6 +57,8 @@ export async function startTestServer(db: TestDatabase, options: TestServerOptio
     ...(archiveLimitBytes !== undefined && { archiveLimitBytes }),
     ...(beforeHandler && { beforeHandler }),
     ...(corsOrigins && { corsOrigins }),
+    ...(requestLog && { log: requestLog }),
+    ...(metrics && { metrics }),
   });
   const server = app.express.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));

@@ -1,7 +1,9 @@
 import express, { type Express, type RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { sql } from 'kysely';
+import { pino, type Logger } from 'pino';
 import { AppError } from '../domain/errors.js';
+import type { Metrics } from '../metrics.js';
 import type { Services } from '../services.js';
 import { API_NAMES, loadApiDocument, type ApiDocument, type ApiName } from './apis.js';
 import { complianceHandlers } from './compliance/index.js';
@@ -15,6 +17,7 @@ import { crossOrigin } from './cors.js';
 import { mountDocs } from './docs.js';
 import type { HandlerContext } from './context.js';
 import { errorRenderer } from './errors.js';
+import { requestLog } from './request-log.js';
 import { bindOperations, dispatcher } from './registry.js';
 import { withPrecompiledRoutes } from './route-lookup.js';
 import { basicAuth, consoleSecurity, type SecurityHandler } from './security.js';
@@ -36,6 +39,11 @@ export interface AppOptions {
   mockReset?: () => Promise<number>;
   /** Origins whose pages may call the APIs from a browser (CORS_ORIGINS); unset, cross-origin calls are refused. */
   corsOrigins?: CorsOrigins;
+  /** Where the line of every request goes (and `req.log`); unset, nowhere. */
+  log?: Logger;
+  /** Times every API request; also answers GET /metrics unless `metricsOnOwnPort` (METRICS_PORT) serves them. */
+  metrics?: Metrics;
+  metricsOnOwnPort?: boolean;
 }
 
 export interface App {
@@ -72,6 +80,11 @@ function bodyParsers(api: ApiName, archiveLimitBytes: number): RequestHandler[] 
 /** One API mounted at its base path: parse, validate (security first), refuse text no store keeps, dispatch, render errors. */
 function mountApi(app: Express, api: ApiDocument, options: AppOptions, context: HandlerContext): void {
   const table = bindOperations(api, HANDLERS[api.name]);
+  // Names the API on the request for its log line and duration metric, whatever answers it.
+  const tagApi: RequestHandler = (req, _res, next) => {
+    req.api = api.name;
+    next();
+  };
   const validator = OpenApiValidator.middleware({
     apiSpec: structuredClone(api.openapi) as never,
     validateApiSpec: false,
@@ -85,6 +98,7 @@ function mountApi(app: Express, api: ApiDocument, options: AppOptions, context: 
   app.use(
     api.basePath,
     inOneLayer([
+      tagApi,
       ...(options.corsOrigins ? [crossOrigin(api, options.corsOrigins)] : []),
       ...bodyParsers(api.name, options.archiveLimitBytes ?? 10 * 1024 * 1024),
       ...withPrecompiledRoutes(validator, api),
@@ -110,7 +124,8 @@ export function inOneLayer(handlers: RequestHandler[]): RequestHandler {
   return (req, res, done) => {
     let index = 0;
     const next = (error?: unknown): void => {
-      if (error !== undefined || index === handlers.length) return done(error as Error | undefined);
+      // `next(null)` goes on, as in Express: the cors middleware calls it so for a request without an Origin.
+      if ((error !== undefined && error !== null) || index === handlers.length) return done((error ?? undefined) as Error | undefined);
       const handler = handlers[index++]!;
       try {
         const result: unknown = handler(req, res, next);
@@ -130,6 +145,14 @@ export function createApp(options: AppOptions): App {
   let draining = false;
 
   const app = express();
+  // First of all: every answer, whoever gives it, carries the request id, and every request is logged and timed.
+  const { metrics } = options;
+  app.use(
+    requestLog({
+      log: options.log ?? pino({ level: 'silent' }),
+      ...(metrics && { timer: (api, operationId, status, seconds) => metrics.requestFinished(api, operationId, status, seconds) }),
+    }),
+  );
   app.disable('x-powered-by');
   app.set('etag', false);
   // Query strings decode as application/x-www-form-urlencoded (node:querystring: `+` and `%20` are a space). The
@@ -157,13 +180,20 @@ export function createApp(options: AppOptions): App {
     }
   });
 
+  if (metrics && !options.metricsOnOwnPort) {
+    // An operator endpoint like the probes: no credentials, in no API's spec.
+    app.get('/metrics', async (_req, res) => {
+      res.type(metrics.contentType).send(await metrics.text());
+    });
+  }
+
   const { mockReset } = options;
   if (mockReset) {
-    app.post('/mock/reset', async (_req, res) => {
+    app.post('/mock/reset', async (req, res) => {
       try {
         res.json({ status: 'reset', duration_ms: Math.round((await mockReset()) * 10) / 10 });
       } catch (error) {
-        console.error('mock reset failed:', error);
+        req.log.error({ err: error }, 'mock reset failed');
         res.status(500).json({ status: 'reset failed', message: String(error) });
       }
     });

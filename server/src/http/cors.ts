@@ -3,15 +3,15 @@ import type { RequestHandler } from 'express';
 import type { CorsOrigins } from '../config.js';
 import type { ApiDocument } from './apis.js';
 
-/** What a browser page may send each API: its credentials and bodies, and the console's CSRF token. */
+/** What a browser page may send each API: its credentials and bodies, the console's CSRF token, its request id. */
 const REQUEST_HEADERS = {
-  compliance: ['Authorization', 'Content-Type'],
-  conductor: ['Authorization', 'Content-Type'],
-  console: ['Content-Type', 'X-CSRF-Token'],
+  compliance: ['Authorization', 'Content-Type', 'X-Request-Id'],
+  conductor: ['Authorization', 'Content-Type', 'X-Request-Id'],
+  console: ['Content-Type', 'X-CSRF-Token', 'X-Request-Id'],
 } as const;
 
 /** Answer headers a page may read besides the simple ones. */
-const EXPOSED_HEADERS = ['Location', 'Retry-After', 'WWW-Authenticate'];
+const EXPOSED_HEADERS = ['Location', 'Retry-After', 'WWW-Authenticate', 'X-Request-Id'];
 
 /**
  * Cross-origin access to one API for pages served from `origins` (CORS_ORIGINS): preflights are answered 204 with

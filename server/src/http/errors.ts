@@ -230,7 +230,8 @@ export function errorRenderer(api: ApiName): ErrorRequestHandler {
     let error = toAppError(raw);
     const status = statusOf(api, error);
     if (status !== STATUS_OF[error.code]) error = new AppError('bad_request', error.message);
-    if (status >= 500 && error.code !== 'not_implemented') console.error(`[${api}]`, raw);
+    // The request's log line (http/request-log.ts) carries what went wrong, with its stack.
+    if (status >= 500 && error.code !== 'not_implemented') res.err = raw instanceof Error ? raw : error;
     const message = error.code === 'unauthenticated' && error.message === FROM_SECURITY ? UNAUTHENTICATED[api].message : error.message;
     setHeaders(res, api, error, raw);
     res.status(status).json(body(api, status, error, message));

@@ -45,6 +45,11 @@ describe('handlers in one layer', () => {
     expect(result).toEqual({ status: 200, body: { baseUrl: '/v0', path: '/x' } });
   });
 
+  it('go on after next(null), as Express does (the cors middleware calls it for a request without an Origin)', async () => {
+    const result = await answer([(_req, _res, next) => next(null as never), (_req, res) => void res.json({ reached: true })]);
+    expect(result).toEqual({ status: 200, body: { reached: true } });
+  });
+
   it('go on past the layer when the last one calls next', async () => {
     expect(await answer([(_req, _res, next) => next()])).toEqual({ status: 404, body: { error: 'after the layer' } });
   });

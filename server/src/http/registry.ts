@@ -38,6 +38,8 @@ export interface HandlerRequest<Op, Principal> {
   principal: Principal;
   /** The client's address, for rate limits. */
   remoteAddress: string;
+  /** The request's id (X-Request-Id), for the background work it starts. */
+  requestId: string;
   /** The value of a cookie the request sent, if any. */
   cookie(name: string): string | undefined;
   /** Which of these media types the request's Accept header prefers (the first when it names none of them). */
@@ -122,6 +124,7 @@ export function dispatcher(table: Map<string, BoundOperation>, context: unknown,
       query: req.query,
       body: req.body,
       principal: req.principal,
+      requestId: req.id as string,
       // Read only by the few operations that rate-limit: working out the address costs more than most handlers.
       get remoteAddress() {
         return req.ip ?? '';

@@ -174,6 +174,8 @@ export interface JobsTable {
   finished_at: number | null;
   /** Set for work that must be queued at most once; unique. */
   dedupe_key: string | null;
+  /** The X-Request-Id of the request that caused the job, if one did. */
+  request_id: string | null;
 }
 
 export interface UsersTable {

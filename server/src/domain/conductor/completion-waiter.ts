@@ -1,3 +1,5 @@
+import { silentLog, type Log } from '../log.js';
+
 /**
  * Lets any number of requests wait for items (dry-runs) to finish without costing anything while they wait.
  * A waiter is resolved by `notify`, which the job that finishes an item calls in this server process; a result
@@ -15,6 +17,7 @@ export class CompletionWaiter {
     /** Those of `ids` that have finished. */
     private readonly finishedAmong: (ids: readonly string[]) => Promise<string[]>,
     private readonly pollMs = 1_000,
+    private readonly log: Log = silentLog,
   ) {}
 
   /**
@@ -54,6 +57,13 @@ export class CompletionWaiter {
     return this.waiting.size;
   }
 
+  /** Requests waiting right now (several may wait on one item): the long-poll waiters metric. */
+  get waiterCount(): number {
+    let count = 0;
+    for (const waiters of this.waiting.values()) count += waiters.size;
+    return count;
+  }
+
   private schedulePoll(): void {
     if (this.timer !== undefined) return;
     this.timer = setTimeout(() => void this.poll(), this.pollMs);
@@ -66,7 +76,7 @@ export class CompletionWaiter {
       const ids = [...this.waiting.keys()];
       if (ids.length > 0) for (const id of await this.finishedAmong(ids)) this.notify(id);
     } catch (error) {
-      console.error('dry-run completion poll failed:', error);
+      this.log.error({ err: error }, 'polling for finished dry-runs failed');
     } finally {
       this.timer = undefined;
       if (this.waiting.size > 0) this.schedulePoll();

@@ -3,6 +3,7 @@ import type { CloudAdapter } from '../cloud/adapter.js';
 import { AppError, type ErrorDetail } from '../errors.js';
 import { newId } from '../ids.js';
 import type { JobQueue } from '../jobs/queue.js';
+import { silentLog, type Log } from '../log.js';
 import type { DryRunRepository, ProcessRepository } from '../repositories.js';
 import type { AccountService } from './accounts.js';
 import type { CompletionWaiter } from './completion-waiter.js';
@@ -28,6 +29,7 @@ export interface DryRunServiceDeps {
   jobs: JobQueue;
   clock: Clock;
   waiter: CompletionWaiter;
+  log?: Log;
 }
 
 export interface DryRunRequest {
@@ -119,6 +121,11 @@ export class DryRunService {
     return this.read(id);
   }
 
+  /** Requests waiting in `get` for a dry-run to finish, right now. */
+  get waitingRequests(): number {
+    return this.deps.waiter.waiterCount;
+  }
+
   /** Answers every `get` waiting for a result, and every later one, at once with the current state. */
   stopWaiting(): void {
     this.deps.waiter.close();
@@ -142,7 +149,7 @@ export class DryRunService {
       outcome = await this.evaluate(dryRun);
     } catch (error) {
       // A dry-run only reads: there is nothing to retry for, so an unexpected error is its result.
-      console.error(`dry-run ${id} failed:`, error);
+      (this.deps.log ?? silentLog).error({ err: error, dryRunId: id }, 'a dry-run could not be evaluated');
       outcome = { errors: [notCompleted((error as Error).message)], plan: [] };
     }
     const failed = outcome.errors.length > 0;

@@ -5,6 +5,7 @@ import type { ProcessRepository } from '../repositories.js';
 import type { ProcessChanges } from './lifecycle.js';
 import { changesCloud, observe, planReconcile } from './planner.js';
 import { SERVER_ACTOR, type Process } from './types.js';
+import { silentLog, type Log } from '../log.js';
 import { PeriodicTask } from '../periodic.js';
 
 /**
@@ -20,6 +21,7 @@ export interface ProcessEnforcerDeps {
   cloud: CloudAdapter;
   jobs: JobQueue;
   clock: Clock;
+  log?: Log;
 }
 
 /**
@@ -29,9 +31,11 @@ export interface ProcessEnforcerDeps {
  * may tick at once: a process with a job in flight is left to that job.
  */
 export class ProcessEnforcer {
-  private readonly periodic = new PeriodicTask('process enforcement tick', () => this.tick());
+  private readonly periodic: PeriodicTask;
 
-  constructor(private readonly deps: ProcessEnforcerDeps) {}
+  constructor(private readonly deps: ProcessEnforcerDeps) {
+    this.periodic = new PeriodicTask('process enforcement tick', () => this.tick(), deps.log ?? silentLog);
+  }
 
   /** Returns how many correction jobs it started. */
   async tick(): Promise<number> {

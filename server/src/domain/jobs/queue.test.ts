@@ -1,8 +1,41 @@
-import { expect, it, jest } from '@jest/globals';
+import { expect, it } from '@jest/globals';
 import { describeEachDatabase } from '../../../test/databases.js';
 import { KyselyJobRepository } from '../../storage/repositories/jobs.js';
 import { ManualClock } from '../clock.js';
+import type { Log } from '../log.js';
 import { JobQueue } from './queue.js';
+
+interface LogLine {
+  level: string;
+  fields: Record<string, unknown>;
+  message: string;
+}
+
+/** Keeps every line, each with the fields of the child logs it was written through. */
+class RecordingLog implements Log {
+  constructor(
+    readonly lines: LogLine[] = [],
+    private readonly bindings: Record<string, unknown> = {},
+  ) {}
+  private write(level: string, fields: Record<string, unknown>, message: string): void {
+    this.lines.push({ level, fields: { ...this.bindings, ...fields }, message });
+  }
+  debug(fields: Record<string, unknown>, message: string): void {
+    this.write('debug', fields, message);
+  }
+  info(fields: Record<string, unknown>, message: string): void {
+    this.write('info', fields, message);
+  }
+  warn(fields: Record<string, unknown>, message: string): void {
+    this.write('warn', fields, message);
+  }
+  error(fields: Record<string, unknown>, message: string): void {
+    this.write('error', fields, message);
+  }
+  child(fields: Record<string, unknown>): Log {
+    return new RecordingLog(this.lines, { ...this.bindings, ...fields });
+  }
+}
 
 const LEASE_MS = 30_000;
 
@@ -92,31 +125,69 @@ describeEachDatabase('job queue', (db) => {
     expect(runs).toBe(3);
   });
 
-  it('logs every failed attempt and every job given up on stderr, one line each with the job id, kind, attempt and error', async () => {
-    const { clock, repository, queue } = setup();
-    const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
-    try {
-      queue.register('flaky', async () => {
-        throw new Error('cloud unreachable\n  at the edge');
-      });
-      const job = await queue.enqueue('flaky', {}, { maxAttempts: 2 });
-      await queue.runOnce();
-      clock.advanceSeconds(1);
-      await queue.runOnce();
-      expect(logged.mock.calls).toEqual([
-        [`job ${job.id} (flaky) attempt 1/2 failed, retrying in 1 s: cloud unreachable at the edge`],
-        [`job ${job.id} (flaky) attempt 2/2 failed, giving up: cloud unreachable at the edge`],
-      ]);
+  it('logs every start, success, failed attempt and job given up, each line with the job id, kind, attempt and the request behind it', async () => {
+    const { clock, repository } = setup();
+    const log = new RecordingLog();
+    const counted: string[] = [];
+    const queue = new JobQueue(repository, clock, {
+      leaseMs: LEASE_MS,
+      backoffMs: 1_000,
+      log,
+      metrics: {
+        attemptStarted: (kind) => void counted.push(`started ${kind}`),
+        attemptEnded: (kind, outcome, seconds) => void counted.push(`ended ${kind} ${outcome} ${seconds >= 0}`),
+        abandoned: (kind) => void counted.push(`abandoned ${kind}`),
+      },
+    });
+    queue.register('flaky', async () => {
+      throw new Error('cloud unreachable\n  at the edge');
+    });
+    queue.register('steady', async () => {});
+    const job = await queue.enqueue('flaky', {}, { maxAttempts: 2, requestId: 'req-7' });
+    await queue.runOnce();
+    clock.advanceSeconds(1);
+    await queue.runOnce();
+    const ids = { jobId: job.id, kind: 'flaky', requestId: 'req-7' };
+    expect(log.lines).toEqual([
+      { level: 'info', fields: { ...ids, attempt: 1, maxAttempts: 2 }, message: 'job started' },
+      {
+        level: 'warn',
+        fields: { ...ids, attempt: 1, maxAttempts: 2, durationMs: expect.any(Number), retryInMs: 1_000, err: expect.objectContaining({ message: 'cloud unreachable\n  at the edge' }) },
+        message: 'job failed, retrying in 1 s',
+      },
+      { level: 'info', fields: { ...ids, attempt: 2, maxAttempts: 2 }, message: 'job started' },
+      {
+        level: 'error',
+        fields: { ...ids, attempt: 2, maxAttempts: 2, durationMs: expect.any(Number), err: expect.objectContaining({ message: 'cloud unreachable\n  at the edge' }) },
+        message: 'job failed on its last attempt, giving up',
+      },
+    ]);
+    expect(counted).toEqual(['started flaky', 'ended flaky retrying true', 'started flaky', 'ended flaky given_up true']);
 
-      logged.mockClear();
-      const abandoned = await queue.enqueue('flaky', {}, { maxAttempts: 1 });
-      await repository.claim('dead-worker', clock.nowMs(), clock.nowMs() + LEASE_MS);
-      clock.advanceSeconds(LEASE_MS / 1000 + 1);
-      await queue.runOnce();
-      expect(logged.mock.calls).toEqual([[expect.stringMatching(new RegExp(`^job ${abandoned.id} \\(flaky\\) given up after 1 attempts: abandoned: `))]]);
-    } finally {
-      logged.mockRestore();
-    }
+    log.lines.length = 0;
+    counted.length = 0;
+    const steady = await queue.enqueue('steady', {});
+    await queue.runOnce();
+    expect(log.lines).toEqual([
+      { level: 'info', fields: { jobId: steady.id, kind: 'steady', attempt: 1, maxAttempts: 3 }, message: 'job started' },
+      { level: 'info', fields: { jobId: steady.id, kind: 'steady', attempt: 1, maxAttempts: 3, durationMs: expect.any(Number) }, message: 'job succeeded' },
+    ]);
+    expect(counted).toEqual(['started steady', 'ended steady succeeded true']);
+
+    log.lines.length = 0;
+    counted.length = 0;
+    const abandoned = await queue.enqueue('flaky', {}, { maxAttempts: 1 });
+    await repository.claim('dead-worker', clock.nowMs(), clock.nowMs() + LEASE_MS);
+    clock.advanceSeconds(LEASE_MS / 1000 + 1);
+    await queue.runOnce();
+    expect(log.lines).toEqual([
+      {
+        level: 'error',
+        fields: { jobId: abandoned.id, kind: 'flaky', attempt: 1, maxAttempts: 1, error: expect.stringMatching(/^abandoned: /) },
+        message: 'job given up after 1 attempts',
+      },
+    ]);
+    expect(counted).toEqual(['abandoned flaky']);
   });
 
   it('tells the kind once when it gives a job up, whether its last attempt failed or its worker vanished', async () => {

@@ -1,7 +1,9 @@
 import { hostname } from 'node:os';
 import type { Clock } from '../clock.js';
 import { newId } from '../ids.js';
+import { silentLog, type Log } from '../log.js';
 import type { Job, JobRepository } from '../repositories.js';
+import { uncountedJobs, type AttemptOutcome, type JobMetrics } from './metrics.js';
 
 /** What a job handler may ask of the queue while it runs. */
 export interface JobContext {
@@ -28,6 +30,9 @@ export interface JobQueueOptions {
   /** First retry delay; doubles with every attempt, up to `maxBackoffMs`. */
   backoffMs?: number;
   maxBackoffMs?: number;
+  /** Where the starts, outcomes, retries and give-ups of jobs are written, each line with the job's id and kind. */
+  log?: Log;
+  metrics?: JobMetrics;
 }
 
 export interface EnqueueOptions {
@@ -41,6 +46,11 @@ export interface EnqueueOptions {
   id?: string;
   /** Milliseconds since the epoch; now by default. */
   runAt?: number;
+  /**
+   * The request that caused the work. Its id goes on the job's log lines and on what the job causes in turn (a
+   * scan's webhook deliveries), so an operator can follow one request through the background work it started.
+   */
+  requestId?: string | null;
 }
 
 /**
@@ -59,6 +69,8 @@ export class JobQueue {
   private readonly concurrency: number;
   private readonly backoffMs: number;
   private readonly maxBackoffMs: number;
+  private readonly log: Log;
+  private readonly metrics: JobMetrics;
   private running = false;
   private timer: NodeJS.Timeout | undefined;
 
@@ -72,6 +84,8 @@ export class JobQueue {
     this.concurrency = options.concurrency ?? 2;
     this.backoffMs = options.backoffMs ?? 1_000;
     this.maxBackoffMs = options.maxBackoffMs ?? 300_000;
+    this.log = options.log ?? silentLog;
+    this.metrics = options.metrics ?? uncountedJobs;
   }
 
   register(kind: string, handler: JobHandler, onGiveUp?: GiveUpHandler): void {
@@ -106,6 +120,7 @@ export class JobQueue {
       createdAt: now,
       updatedAt: now,
       finishedAt: null,
+      requestId: options.requestId ?? null,
     };
   }
 
@@ -136,7 +151,8 @@ export class JobQueue {
     );
     for (const job of abandoned) {
       const message = job.lastError ?? 'abandoned';
-      logJobFailure(job, `given up after ${job.attempts} attempts`, message);
+      this.metrics.abandoned(job.kind);
+      this.logOf(job).error({ attempt: job.attempts, maxAttempts: job.maxAttempts, error: message }, `job given up after ${job.attempts} attempts`);
       await this.giveUp(job, message);
     }
     return this.jobs.claim(this.owner, now, now + this.leaseMs);
@@ -173,7 +189,7 @@ export class JobQueue {
       try {
         job = await this.claimNext();
       } catch (error) {
-        console.error('job claim failed:', error);
+        this.log.error({ err: error }, 'claiming a job failed');
       }
       if (!job) break;
       const run = this.execute(job).finally(() => {
@@ -188,9 +204,11 @@ export class JobQueue {
   private async execute(job: Job): Promise<void> {
     const handler = this.handlers.get(job.kind);
     const now = () => this.clock.nowMs();
+    const log = this.logOf(job);
+    const attempt = { attempt: job.attempts, maxAttempts: job.maxAttempts };
     if (!handler) {
       const message = `no handler for job kind '${job.kind}'`;
-      logJobFailure(job, `attempt ${job.attempts}/${job.maxAttempts} failed, not retried`, message);
+      log.error({ ...attempt, error: message }, 'job failed, not retried');
       await this.jobs.fail(job.id, this.owner, message, now());
       return;
     }
@@ -198,20 +216,35 @@ export class JobQueue {
       job,
       heartbeat: () => this.jobs.extendLease(job.id, this.owner, now() + this.leaseMs, now()),
     };
+    log.info(attempt, 'job started');
+    this.metrics.attemptStarted(job.kind);
+    // Real time, not the clock: tests move the clock, and the metric is about this process's work.
+    const started = performance.now();
+    const ended = (outcome: AttemptOutcome) => {
+      const seconds = (performance.now() - started) / 1000;
+      this.metrics.attemptEnded(job.kind, outcome, seconds);
+      return { ...attempt, durationMs: Math.round(seconds * 10_000) / 10 };
+    };
     try {
       await handler(job.payload, context);
       await this.jobs.complete(job.id, this.owner, now());
+      log.info(ended('succeeded'), 'job succeeded');
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       if (job.attempts >= job.maxAttempts) {
-        logJobFailure(job, `attempt ${job.attempts}/${job.maxAttempts} failed, giving up`, message);
+        log.error({ ...ended('given_up'), err: error }, 'job failed on its last attempt, giving up');
         if (await this.jobs.fail(job.id, this.owner, message, now())) await this.giveUp(job, message);
       } else {
         const delay = Math.min(this.backoffMs * 2 ** (job.attempts - 1), this.maxBackoffMs);
-        logJobFailure(job, `attempt ${job.attempts}/${job.maxAttempts} failed, retrying in ${delay / 1000} s`, message);
+        log.warn({ ...ended('retrying'), retryInMs: delay, err: error }, `job failed, retrying in ${delay / 1000} s`);
         await this.jobs.retry(job.id, this.owner, message, now() + delay, now());
       }
     }
+  }
+
+  /** The log of one job: every line names the job, its kind and the request that caused it, if one did. */
+  private logOf(job: Job): Log {
+    return this.log.child(job.requestId === null ? { jobId: job.id, kind: job.kind } : { jobId: job.id, kind: job.kind, requestId: job.requestId });
   }
 
   private async giveUp(job: Job, message: string): Promise<void> {
@@ -221,12 +254,7 @@ export class JobQueue {
       await onGiveUp(job.payload, message);
     } catch (error) {
       // The job is failed either way; what it stood for stays as it was, and the log says so.
-      console.error(`settling the given-up ${job.kind} job ${job.id} failed:`, error);
+      this.logOf(job).error({ err: error }, 'settling the given-up job failed');
     }
   }
-}
-
-/** One line on stderr per failed attempt or given-up job, whatever the message holds, so log tools keep it whole. */
-function logJobFailure(job: Job, what: string, message: string): void {
-  console.error(`job ${job.id} (${job.kind}) ${what}: ${message.replace(/\s*[\r\n]+\s*/g, ' ')}`);
 }

@@ -4,6 +4,7 @@ import { AppError } from '../errors.js';
 import type { Event, EventType } from '../events/types.js';
 import { newId } from '../ids.js';
 import type { JobQueue } from '../jobs/queue.js';
+import { silentLog, type Log } from '../log.js';
 import type { Scan } from '../scans/types.js';
 import type {
   EnvironmentRepository,
@@ -54,6 +55,8 @@ export interface DeliveryRun {
   id: string;
   attempts: number;
   maxAttempts: number;
+  /** The request that started the scan, if one did (a scheduled scan has none). */
+  requestId: string | null;
 }
 
 export interface NotificationServiceDeps {
@@ -68,6 +71,7 @@ export interface NotificationServiceDeps {
   email: EmailSender;
   /** An event in its public form, as GET /events shows it: webhook bodies carry events in that form. */
   eventDocument: (event: Event) => unknown;
+  log?: Log;
 }
 
 /** Notifications: their settings, which scans trigger them, and the delivery of each by webhook and email. */
@@ -134,6 +138,9 @@ export class NotificationService {
     const recorded = new Map<EventType, number>();
     for (const event of events) recorded.set(event.eventType, (recorded.get(event.eventType) ?? 0) + 1);
     if (recorded.size === 0) return;
+    // Deliveries carry the id of the request that started the scan, read once from the scan's job if needed.
+    let requestId: Promise<string | null> | undefined;
+    const requestIdOfScan = () => (requestId ??= scan.jobId === null ? Promise.resolve(null) : this.deps.jobs.get(scan.jobId).then((job) => job?.requestId ?? null));
     try {
       for (const notification of await this.deps.notifications.watching(scan.orgId, scan.environmentId)) {
         const watched = new Set(notification.events.map(eventTypeOf));
@@ -153,13 +160,14 @@ export class NotificationService {
           await this.deps.jobs.enqueue(NOTIFICATION_DELIVERY_JOB, { ...job, transport } satisfies DeliveryJob, {
             maxAttempts: DELIVERY_ATTEMPTS,
             dedupeKey: `notify:${notification.id}:${scan.id}:${transport}`,
+            requestId: await requestIdOfScan(),
           });
         }
       }
     } catch (error) {
       // The scan has already been recorded as successful; failing to queue its notifications must not turn it
       // into an ERROR scan. The failure is logged for the operator.
-      console.error(`notifications of scan ${scan.id} could not be queued:`, error);
+      (this.deps.log ?? silentLog).error({ err: error, scanId: scan.id }, 'the notifications of a scan could not be queued');
     }
   }
 
@@ -185,6 +193,7 @@ export class NotificationService {
         secret: notification.webhookSecret,
         body: await this.webhookBody(job),
         deliveryId: run.id,
+        requestId: run.requestId ?? run.id,
       });
     } else {
       if (notification.emails.length === 0) return;

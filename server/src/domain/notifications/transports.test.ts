@@ -21,7 +21,7 @@ describe('notification transports', () => {
     beforeAll(() => receiver.start());
     afterAll(() => receiver.stop());
 
-    const request = (url: string) => ({ url, secret: 'a-secret-of-sixteen', body: '{}', deliveryId: 'd-1' });
+    const request = (url: string) => ({ url, secret: 'a-secret-of-sixteen', body: '{}', deliveryId: 'd-1', requestId: 'r-1' });
 
     it('refuses them, by literal address or by the name that resolves to one, before connecting', async () => {
       const sender = new HttpWebhookSender();
@@ -38,6 +38,7 @@ describe('notification transports', () => {
       expect(await sender.send(request(`http://127.0.0.1:${receiver.port}/`))).toEqual({ ok: true, httpStatus: 200 });
       expect(await sender.send(request(`http://localhost:${receiver.port}/`))).toMatchObject({ ok: true });
       expect(receiver.requests).toHaveLength(2);
+      expect(receiver.requests[0]!.headers['x-request-id']).toBe('r-1');
     });
   });
 });

@@ -18,6 +18,8 @@ export interface WebhookRequest {
   /** The raw JSON body: the signature covers these exact bytes. */
   body: string;
   deliveryId: string;
+  /** Sent as X-Request-Id: the request that started the scan, or the delivery's own id when no request did. */
+  requestId: string;
 }
 
 export interface EmailMessage {
@@ -61,7 +63,7 @@ export class HttpWebhookSender implements WebhookSender {
     this.allowPrivate = options.allowPrivate ?? false;
   }
 
-  async send({ url, secret, body, deliveryId }: WebhookRequest): Promise<SendOutcome> {
+  async send({ url, secret, body, deliveryId, requestId }: WebhookRequest): Promise<SendOutcome> {
     let target: URL;
     try {
       target = new URL(url);
@@ -79,6 +81,7 @@ export class HttpWebhookSender implements WebhookSender {
         'user-agent': 'compliance-notifications',
         'x-signature-256': webhookSignature(secret, body),
         'x-delivery-id': deliveryId,
+        'x-request-id': requestId,
       });
       if (status >= 200 && status < 300) return { ok: true, httpStatus: status };
       return { ok: false, httpStatus: status, error: `HTTP ${status}${statusText ? ` ${statusText}` : ''}` };

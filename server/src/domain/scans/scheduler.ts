@@ -4,6 +4,7 @@ import type { JobQueue } from '../jobs/queue.js';
 import type { EnvironmentRepository, ScanRepository } from '../repositories.js';
 import type { ScanRunner } from './runner.js';
 import type { ScanService } from './service.js';
+import { silentLog, type Log } from '../log.js';
 import { PeriodicTask } from '../periodic.js';
 
 /** A scan whose job was never queued (the process died between the two writes) is given up after this long. */
@@ -16,7 +17,7 @@ const BATCH = 50;
  * server processes can tick at once: the one-scan-in-progress rule lets exactly one of them start each scan.
  */
 export class ScanScheduler {
-  private readonly periodic = new PeriodicTask('scan scheduler tick', () => this.tick());
+  private readonly periodic: PeriodicTask;
 
   constructor(
     private readonly environments: EnvironmentRepository,
@@ -25,7 +26,10 @@ export class ScanScheduler {
     private readonly service: ScanService,
     private readonly runner: ScanRunner,
     private readonly clock: Clock,
-  ) {}
+    log: Log = silentLog,
+  ) {
+    this.periodic = new PeriodicTask('scan scheduler tick', () => this.tick(), log);
+  }
 
   /** Starts the scans that are due and settles scans whose job died. Returns how many scans it started. */
   async tick(): Promise<number> {

@@ -49,12 +49,15 @@ export interface ScanServiceDeps {
 export class ScanService {
   constructor(private readonly deps: ScanServiceDeps) {}
 
-  /** Starts a scan of the environment now (manual or scheduled); refused while one is in progress. */
-  async start(orgId: string, environmentId: string): Promise<Scan> {
+  /**
+   * Starts a scan of the environment now (manual or scheduled); refused while one is in progress. `requestId`
+   * names the request that asked for it, carried by the scan's job to its log lines and webhook deliveries.
+   */
+  async start(orgId: string, environmentId: string, requestId: string | null = null): Promise<Scan> {
     const env = await this.environment(orgId, environmentId);
     const now = this.deps.clock.nowSeconds();
     const id = newId();
-    const job = this.deps.jobs.newJob(SCAN_JOB, { orgId, scanId: id }, { maxAttempts: 2 });
+    const job = this.deps.jobs.newJob(SCAN_JOB, { orgId, scanId: id }, { maxAttempts: 2, requestId });
     const scan: Scan = {
       id,
       orgId,

@@ -16,7 +16,7 @@ export async function listScans(req: Req<'listScans'>, { services }: HandlerCont
 }
 
 export async function createScan(req: Req<'createScan'>, { services }: HandlerContext): Res<'createScan'> {
-  const scan = await services.scans.start(req.principal.orgId, req.query.environment_id);
+  const scan = await services.scans.start(req.principal.orgId, req.query.environment_id, req.requestId);
   return { status: 201, body: scanBody(scan) };
 }
 

@@ -9,6 +9,7 @@ import * as conductor from './0007_conductor.js';
 import * as conductorAccess from './0008_conductor_access.js';
 import * as signInAttempts from './0009_sign_in_attempts.js';
 import * as creationOrder from './0010_creation_order.js';
+import * as jobRequestIds from './0011_job_request_ids.js';
 
 /** Every migration, in order. Names sort in the order they must run; never rename or edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '0008_conductor_access': conductorAccess,
   '0009_sign_in_attempts': signInAttempts,
   '0010_creation_order': creationOrder,
+  '0011_job_request_ids': jobRequestIds,
 };

@@ -1,7 +1,7 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { DialectName } from '../database.js';
 import type { Database, JobsTable } from '../schema.js';
-import type { Job, JobRepository, JobStatus } from '../../domain/repositories.js';
+import type { Job, JobCount, JobRepository, JobStatus } from '../../domain/repositories.js';
 
 const toJob = (row: Selectable<JobsTable>): Job => ({
   id: row.id,
@@ -17,6 +17,7 @@ const toJob = (row: Selectable<JobsTable>): Job => ({
   createdAt: row.created_at,
   updatedAt: row.updated_at,
   finishedAt: row.finished_at,
+  requestId: row.request_id,
 });
 
 /** The row of a queued job; other repositories write it inside their own transactions (see ScanRepository.insert). */
@@ -36,6 +37,7 @@ export function jobRow(job: Job, dedupeKey?: string): Insertable<JobsTable> {
     updated_at: job.updatedAt,
     finished_at: job.finishedAt,
     dedupe_key: dedupeKey ?? null,
+    request_id: job.requestId,
   };
 }
 
@@ -144,6 +146,17 @@ export class KyselyJobRepository implements JobRepository {
       updated_at: nowMs,
       finished_at: nowMs,
     });
+  }
+
+  async countUnfinished(): Promise<JobCount[]> {
+    const rows = await this.db
+      .selectFrom('jobs')
+      .select(['kind', 'status', (eb) => eb.fn.countAll<number | string | bigint>().as('count')])
+      .where('status', 'in', ['queued', 'running'])
+      .groupBy(['kind', 'status'])
+      .execute();
+    // PostgreSQL counts in bigint, which its driver hands over as a string.
+    return rows.map((row) => ({ kind: row.kind, status: row.status as JobCount['status'], count: Number(row.count) }));
   }
 
   private async whileLeased(id: string, owner: string, changes: Partial<JobsTable>): Promise<boolean> {

@@ -1,0 +1,17 @@
+/** How one attempt of a job ended: done, failed with an attempt left, or failed for good. */
+export type AttemptOutcome = 'succeeded' | 'retrying' | 'given_up';
+
+/** What the job queue counts for the operator's metrics; the server backs it with Prometheus metrics. */
+export interface JobMetrics {
+  attemptStarted(kind: string): void;
+  attemptEnded(kind: string, outcome: AttemptOutcome, seconds: number): void;
+  /** A job whose worker vanished with no attempt left was given up without a last attempt. */
+  abandoned(kind: string): void;
+}
+
+/** Counts nothing: for a queue built without metrics, e.g. in unit tests. */
+export const uncountedJobs: JobMetrics = {
+  attemptStarted: () => {},
+  attemptEnded: () => {},
+  abandoned: () => {},
+};

@@ -1,0 +1,149 @@
+import { createServer, type Server } from 'node:http';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { AttemptOutcome, JobMetrics } from './domain/jobs/metrics.js';
+import type { ApiName } from './http/apis.js';
+
+/** Jobs waiting or running, by kind and status, as the job table holds them when scraped. */
+export interface QueueDepth {
+  kind: string;
+  status: 'queued' | 'running';
+  count: number;
+}
+
+/** Values read when /metrics is scraped, so that keeping them costs nothing between scrapes. */
+export interface ScrapedSources {
+  queueDepth(): Promise<readonly QueueDepth[]>;
+  /** Requests waiting in a long poll (`GET /dry-run/{id}?timeout=…`) right now. */
+  longPollWaiters(): number;
+}
+
+const SECONDS_BUCKETS_REQUEST = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+const SECONDS_BUCKETS_WORK = [0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600];
+const RESOURCE_BUCKETS = [10, 100, 1_000, 10_000, 50_000, 100_000, 250_000, 500_000, 1_000_000];
+
+/**
+ * The server's Prometheus metrics (GET /metrics, or METRICS_PORT): request durations by API, operationId and
+ * status; job attempts, failures and run time by kind and the queue's depth; scan durations and resources per
+ * scan; long-poll waiters; and prom-client's process and Node.js metrics (CPU, memory, event-loop lag, GC).
+ * Each server has a registry of its own, so several servers in one process (tests) never share a count.
+ */
+export class Metrics implements JobMetrics {
+  readonly registry = new Registry();
+  private readonly requestDuration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time from the request arriving to its answer being sent, by API, operationId and status (aborted: the client left first)',
+    labelNames: ['api', 'operation_id', 'status'] as const,
+    buckets: SECONDS_BUCKETS_REQUEST,
+    registers: [this.registry],
+  });
+  private readonly jobAttempts = new Counter({
+    name: 'job_attempts_total',
+    help: 'Attempts of background jobs started by this server, by kind',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+  });
+  private readonly jobFailures = new Counter({
+    name: 'job_failures_total',
+    help: 'Failed attempts of background jobs, by kind and outcome (retrying, or given_up: no attempt left)',
+    labelNames: ['kind', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  private readonly jobRunTime = new Histogram({
+    name: 'job_run_duration_seconds',
+    help: 'Run time of job attempts, by kind and outcome (succeeded, retrying, given_up)',
+    labelNames: ['kind', 'outcome'] as const,
+    buckets: SECONDS_BUCKETS_WORK,
+    registers: [this.registry],
+  });
+  private readonly scanDuration = new Histogram({
+    name: 'scan_duration_seconds',
+    help: 'Run time of scans, from the start of their job to their result (successful and failed scans)',
+    buckets: SECONDS_BUCKETS_WORK,
+    registers: [this.registry],
+  });
+  private readonly scanResources = new Histogram({
+    name: 'scan_resources',
+    help: 'Resources evaluated per successful scan',
+    buckets: RESOURCE_BUCKETS,
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** Starts reporting the values only a scrape reads: the job queue's depth and the long-poll waiters. */
+  watch(sources: ScrapedSources): void {
+    new Gauge({
+      name: 'job_queue_depth',
+      help: 'Jobs waiting (queued, including those waiting for a retry) or running, by kind, in the job table every server shares',
+      labelNames: ['kind', 'status'] as const,
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        // An unreachable database leaves the gauge empty for this scrape rather than failing the whole scrape.
+        const depth = await sources.queueDepth().catch(() => []);
+        for (const { kind, status, count } of depth) this.set({ kind, status }, count);
+      },
+    });
+    new Gauge({
+      name: 'dry_run_long_poll_waiters',
+      help: 'Requests waiting in a long poll for a dry-run to finish',
+      registers: [this.registry],
+      collect() {
+        this.set(sources.longPollWaiters());
+      },
+    });
+  }
+
+  /** One finished API request (status 0: the client closed the connection before the answer was sent). */
+  requestFinished(api: ApiName, operationId: string, status: number, seconds: number): void {
+    this.requestDuration.observe({ api, operation_id: operationId, status: status === 0 ? 'aborted' : status }, seconds);
+  }
+
+  attemptStarted(kind: string): void {
+    this.jobAttempts.inc({ kind });
+  }
+
+  attemptEnded(kind: string, outcome: AttemptOutcome, seconds: number): void {
+    this.jobRunTime.observe({ kind, outcome }, seconds);
+    if (outcome !== 'succeeded') this.jobFailures.inc({ kind, outcome });
+  }
+
+  abandoned(kind: string): void {
+    this.jobFailures.inc({ kind, outcome: 'given_up' });
+  }
+
+  /** One scan's run time, and its resources when it succeeded. */
+  scanFinished(seconds: number, resources: number | undefined): void {
+    this.scanDuration.observe(seconds);
+    if (resources !== undefined) this.scanResources.observe(resources);
+  }
+
+  /** The exposition: Prometheus text format. */
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+}
+
+/**
+ * A server of its own for the metrics (METRICS_PORT): `GET /metrics` and nothing else, so that the port can stay
+ * reachable to the monitoring system alone.
+ */
+export function createMetricsServer(metrics: Metrics): Server {
+  return createServer((req, res) => {
+    const path = (req.url ?? '').split('?', 1)[0];
+    if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
+      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found: the metrics are at GET /metrics\n');
+      return;
+    }
+    metrics.text().then(
+      (text) => res.writeHead(200, { 'content-type': metrics.contentType }).end(req.method === 'HEAD' ? undefined : text),
+      (error: unknown) => res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end(`metrics could not be collected: ${String(error)}\n`),
+    );
+  });
+}
