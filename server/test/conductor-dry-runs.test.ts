@@ -177,6 +177,18 @@ describeEachDatabase(
       expect(res.body.errors.find((e: { location: string }) => e.location === 'query.timeout').message).toMatch(/>= 0/);
     });
 
+    it('lists an unknown query parameter beside the other problems of the request', async () => {
+      const res = await call('GET', '/dry-run/not-a-dry-run-id?timeout=-1&colour=blue&shape=');
+      expect(res.status, res.text).toBe(400);
+      const locations = new Set(res.body.errors.map((e: { location: string }) => e.location));
+      expect(locations).toEqual(new Set(['path.id', 'query.timeout', 'query.colour', 'query.shape']));
+      expect(res.body.errors.find((e: { location: string }) => e.location === 'query.colour').message).toBe("query.colour: Unknown query parameter 'colour'");
+      // Alone, an unknown parameter is still refused, with the same words.
+      const alone = await call('GET', `/dry-run/${newId()}?colour=blue`);
+      expect(alone.status, alone.text).toBe(400);
+      expect(alone.body.errors).toEqual([{ code: 'query.colour', message: "query.colour: Unknown query parameter 'colour'", location: 'query.colour' }]);
+    });
+
     it('ends FAILED with the reason when its job is given up, and wakes whoever waits', async () => {
       const account = await addAccount();
       const requested = await call('POST', `/dry-run?command=run&account=${account.name}`, await compositionTar(WEB_RESOURCES));

@@ -173,6 +173,14 @@ describeEachDatabase('environments API', (db) => {
       for (const field of ['name', 'provider', 'scan_interval', 'colour']) expect(body.message).toContain(field);
     });
 
+    it('names unknown query parameters and empty values beside the other problems', async () => {
+      const res = await server.request('GET', '/v0/environments?max_items=0&colour=blue&order_by=');
+      expect(res.status, res.text).toBe(400);
+      expect(res.body.message).toContain('max_items');
+      expect(res.body.message).toContain("Unknown query parameter 'colour'");
+      expect(res.body.message).toContain("Empty value found for query parameter 'order_by'");
+    });
+
     it('answers InvalidJSON for a body that is not JSON', async () => {
       const res = await server.request('POST', '/v0/environments', { body: '{"name": ', headers: { 'content-type': 'application/json' } });
       expect(res.status).toBe(400);

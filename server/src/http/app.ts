@@ -19,6 +19,7 @@ import type { HandlerContext } from './context.js';
 import { errorRenderer } from './errors.js';
 import { requestLog } from './request-log.js';
 import { bindOperations, dispatcher } from './registry.js';
+import { QueryParameterCheck } from './query-parameters.js';
 import { withPrecompiledRoutes } from './route-lookup.js';
 import { basicAuth, consoleSecurity, type SecurityHandler } from './security.js';
 import { refuseInvalidText } from './text.js';
@@ -85,11 +86,13 @@ function mountApi(app: Express, api: ApiDocument, options: AppOptions, context: 
     req.api = api.name;
     next();
   };
+  const queryCheck = new QueryParameterCheck(api.openapi);
   const validator = OpenApiValidator.middleware({
     apiSpec: structuredClone(api.openapi) as never,
     validateApiSpec: false,
-    // Every problem of a request, not only the first: a 400 lists them all (errors.ts caps what it renders).
-    validateRequests: { allowUnknownQueryParameters: false, allErrors: true },
+    // Every problem of a request, not only the first: a 400 lists them all (errors.ts caps what it renders). Unknown
+    // query parameters are found beside the validator, which would stop at the first (query-parameters.ts).
+    validateRequests: { allowUnknownQueryParameters: true, allErrors: true },
     validateResponses: options.validateResponses ? { allErrors: true } : false,
     validateSecurity: { handlers: securityHandlers(api.name, options.services) },
     validateFormats: true,
@@ -102,6 +105,7 @@ function mountApi(app: Express, api: ApiDocument, options: AppOptions, context: 
       ...(options.corsOrigins ? [crossOrigin(api, options.corsOrigins)] : []),
       ...bodyParsers(api.name, options.archiveLimitBytes ?? 10 * 1024 * 1024),
       ...withPrecompiledRoutes(validator, api),
+      queryCheck.refuse(),
       refuseInvalidText(),
       // Group policies and rbac: after authentication and validation, before any handler runs.
       ...(api.name === 'compliance' ? [authorizeCompliance(api, options.services)] : []),
@@ -111,7 +115,7 @@ function mountApi(app: Express, api: ApiDocument, options: AppOptions, context: 
         throw new AppError('not_found', 'no such operation; see the API documentation at /docs');
       },
     ]),
-    errorRenderer(api.name),
+    errorRenderer(api.name, queryCheck),
   );
 }
 

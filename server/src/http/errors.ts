@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, Response } from 'express';
 import { AppError, type ErrorCode, type ErrorDetail } from '../domain/errors.js';
 import type { ApiName } from './apis.js';
+import type { QueryParameterCheck, QueryProblem } from './query-parameters.js';
 
 /** The one table from error codes to HTTP statuses. */
 export const STATUS_OF: Record<ErrorCode, number> = {
@@ -223,11 +224,19 @@ function statusOf(api: ApiName, error: AppError): number {
   return STATUS_OF[error.code];
 }
 
+/** A validator's 400 with the query's own problems added, each once: every problem of the request in one answer. */
+function withQueryProblems(raw: unknown, problems: QueryProblem[]): unknown {
+  if (problems.length === 0 || !isValidatorError(raw) || raw.status !== 400 || raw.type !== undefined) return raw;
+  const errors = raw.errors ?? [];
+  const fresh = problems.filter((p) => !errors.some((e) => e.path === p.path && e.message === p.message));
+  return fresh.length === 0 ? raw : { ...raw, message: raw.message, errors: [...fresh, ...errors] };
+}
+
 /** Renders every error of one API in that API's error body. */
-export function errorRenderer(api: ApiName): ErrorRequestHandler {
-  return (raw, _req, res, next) => {
+export function errorRenderer(api: ApiName, queryCheck?: QueryParameterCheck): ErrorRequestHandler {
+  return (raw, req, res, next) => {
     if (res.headersSent) return next(raw);
-    let error = toAppError(raw);
+    let error = toAppError(queryCheck ? withQueryProblems(raw, queryCheck.problems(req)) : raw);
     const status = statusOf(api, error);
     if (status !== STATUS_OF[error.code]) error = new AppError('bad_request', error.message);
     // The request's log line (http/request-log.ts) carries what went wrong, with its stack.
