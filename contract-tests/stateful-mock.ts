@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,16 +10,18 @@ import { BASE_PATHS, MOCK_APIS, startMock, type Mock } from './prism/mocks.js';
  * `make mock`: the Prism mocks of every spec (stateless, answers from the examples) and, beside them, the stateful
  * mock: the real server (dist/) with demo data on a throwaway SQLite database, `MOCK_RESET=true`, so that
  * `POST /mock/reset` (`make mock-reset`) brings the seeded demo back. Its credentials are fixed and written to
- * data/mock/mock-credentials.json.
+ * data/mock/mock-credentials.json (MOCK_DATA_DIR moves them). Without a build in dist/ the server runs from source.
+ * MOCK_PORT_STATEFUL and MOCK_PORT_<API> choose the ports; the line "ready" ends the start.
  */
 const PORTS = { compliance: 4010, conductor: 4011, console: 4012 } as const;
 const STATEFUL_PORT = Number(process.env.MOCK_PORT_STATEFUL ?? 4000);
-const CREDENTIALS_DIR = join(ROOT, 'data', 'mock');
+const CREDENTIALS_DIR = process.env.MOCK_DATA_DIR ?? join(ROOT, 'data', 'mock');
+const COMPILED = join(ROOT, 'dist/server/src/main.js');
 
 const dir = await mkdtemp(join(tmpdir(), 'stateful-mock-'));
 const server: Started = start(
   process.execPath,
-  [join(ROOT, 'dist/server/src/main.js')],
+  existsSync(COMPILED) ? [COMPILED] : ['--import', 'tsx', join(ROOT, 'server/src/main.ts')],
   {
     ...process.env,
     MOCK_RESET: 'true',
@@ -56,3 +59,4 @@ const printed = server.output();
 console.log(printed.slice(printed.indexOf('stateful mock: demo credentials'), printed.indexOf('listening on')).trimEnd());
 console.log(`reset it to the demo state: make mock-reset  (curl -X POST ${url}/mock/reset)`);
 console.log('Prism mocks answer from the examples in the specs; Ctrl-C stops every mock');
+console.log('ready');

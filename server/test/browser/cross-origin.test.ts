@@ -1,9 +1,12 @@
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startMock, type Mock } from '../../../contract-tests/prism/mocks.js';
-import { loadConfig } from '../../src/config.js';
+import { freePort, start, type Started } from '../../../contract-tests/processes.js';
+import { MOCK_DEMO_CLIENT } from '../../src/demo/mock.js';
 import { PROJECT_ROOT } from '../../src/paths.js';
 import { DATABASE_TARGETS, openTestDatabase, type TestDatabase } from '../databases.js';
 import { basic, startTestServer, type TestServer } from '../server.js';
@@ -11,8 +14,8 @@ import { hasChromium, launchChromium } from './chromium.js';
 
 /**
  * A frontend served from its own origin (as a dev server on localhost:5173 would be) calling the APIs from a real
- * browser: the server with CORS_ORIGINS naming that origin, the server configured as the stateful mock is (any
- * origin), and the Prism mock of the same spec must give the page the same answers.
+ * browser: the server with CORS_ORIGINS naming that origin, and the mocks `make mock` starts (the stateful mock and
+ * the Prism mocks, its very script on ports of their own) must give the page the same answers.
  */
 const PAGE = `<!doctype html><meta charset="utf-8"><title>frontend</title><script>
   window.call = async (url, authorization) => {
@@ -37,11 +40,12 @@ describeBrowser('a page on another origin calling the APIs in chromium', () => {
   let frontend: Server;
   let frontendOrigin: string;
   let db: TestDatabase & { dispose(): Promise<void> };
-  let mockDb: TestDatabase & { dispose(): Promise<void> };
   let server: TestServer;
-  let statefulMock: TestServer;
-  let prism: Mock;
-  let consolePrism: Mock;
+  let mocks: Started;
+  let mockData: string;
+  let statefulMock: { baseUrl: string; auth: string };
+  let prism: { url: string };
+  let consolePrism: { url: string };
   let browser: Browser;
   let page: Page;
 
@@ -50,11 +54,30 @@ describeBrowser('a page on another origin calling the APIs in chromium', () => {
     await new Promise<void>((resolve) => frontend.listen(0, '127.0.0.1', resolve));
     frontendOrigin = `http://127.0.0.1:${(frontend.address() as AddressInfo).port}`;
     db = await openTestDatabase(DATABASE_TARGETS[0]!);
-    mockDb = await openTestDatabase(DATABASE_TARGETS[0]!);
     server = await startTestServer(db, { corsOrigins: [frontendOrigin] });
-    const mockConfig = loadConfig({ MOCK_RESET: 'true', DATABASE_URL: 'sqlite:/nonexistent/mock.db' });
-    statefulMock = await startTestServer(mockDb, { corsOrigins: mockConfig.corsOrigins! });
-    [prism, consolePrism] = await Promise.all([startMock(PROJECT_ROOT, 'compliance', 0), startMock(PROJECT_ROOT, 'console', 0)]);
+    // `make mock` itself, on free ports, its credentials in a directory of its own.
+    const [stateful, compliance, conductor, consolePort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+    mockData = await mkdtemp(join(tmpdir(), 'make-mock-'));
+    mocks = start(
+      process.execPath,
+      ['--import', 'tsx', 'contract-tests/stateful-mock.ts'],
+      {
+        ...process.env,
+        MOCK_PORT_STATEFUL: String(stateful),
+        MOCK_PORT_COMPLIANCE: String(compliance),
+        MOCK_PORT_CONDUCTOR: String(conductor),
+        MOCK_PORT_CONSOLE: String(consolePort),
+        MOCK_DATA_DIR: mockData,
+      },
+      PROJECT_ROOT,
+    );
+    for (const deadline = Date.now() + 110_000; !/^ready$/m.test(mocks.output()); ) {
+      if (mocks.child.exitCode !== null || Date.now() > deadline) throw new Error(`make mock did not start:\n${mocks.output()}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    statefulMock = { baseUrl: `http://127.0.0.1:${stateful}`, auth: basic(MOCK_DEMO_CLIENT.client_id, MOCK_DEMO_CLIENT.client_secret) };
+    prism = { url: `http://127.0.0.1:${compliance}` };
+    consolePrism = { url: `http://127.0.0.1:${consolePort}` };
     browser = await launchChromium();
     page = await browser.newPage();
     await page.goto(frontendOrigin);
@@ -62,9 +85,10 @@ describeBrowser('a page on another origin calling the APIs in chromium', () => {
 
   afterAll(async () => {
     await browser?.close();
-    await Promise.all([prism?.stop(), consolePrism?.stop()]);
-    await Promise.all([server?.close(), statefulMock?.close()]);
-    await Promise.all([db?.dispose(), mockDb?.dispose()]);
+    await mocks?.stop();
+    await server?.close();
+    await db?.dispose();
+    if (mockData) await rm(mockData, { recursive: true, force: true });
     await new Promise((resolve) => frontend?.close(resolve));
   });
 
