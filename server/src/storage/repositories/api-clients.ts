@@ -3,6 +3,7 @@ import type { ApiClientsTable, Database } from '../schema.js';
 import { lockedTransaction } from './locking.js';
 import type { Change } from '../../domain/repositories.js';
 import type { ApiClient, ApiClientOrder, ApiClientRepository, ApiClientStatus, Page, PageRequest, SortDirection } from '../../domain/repositories.js';
+import { prepareQuery } from '../prepared.js';
 
 const toApiClient = (row: Selectable<ApiClientsTable>): ApiClient => ({
   clientId: row.client_id,
@@ -16,10 +17,14 @@ const toApiClient = (row: Selectable<ApiClientsTable>): ApiClient => ({
 });
 
 export class KyselyApiClientRepository implements ApiClientRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly byClientId;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.byClientId = prepareQuery(db, (p: { clientId: string }) => db.selectFrom('api_clients').selectAll().where('client_id', '=', p.clientId));
+  }
 
   async get(clientId: string): Promise<ApiClient | undefined> {
-    const row = await this.db.selectFrom('api_clients').selectAll().where('client_id', '=', clientId).executeTakeFirst();
+    const row = await this.byClientId.first({ clientId });
     return row && toApiClient(row);
   }
 

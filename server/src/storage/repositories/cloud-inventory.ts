@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { lockedTransaction } from './locking.js';
 import type { CloudResourcesTable, Database } from '../schema.js';
 import type { CloudAccountRecord, CloudInventoryRepository, CloudResourceRecord, InventoryFilter } from '../../domain/repositories.js';
+import { prepareQuery } from '../prepared.js';
 
 const toRecord = (row: Selectable<CloudResourcesTable>): CloudResourceRecord => ({
   accountKey: row.account_key,
@@ -37,7 +38,13 @@ const toRow = (r: CloudResourceRecord): Selectable<CloudResourcesTable> => ({
 const INSERT_BATCH = 400;
 
 export class KyselyCloudInventoryRepository implements CloudInventoryRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly byResourceId;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.byResourceId = prepareQuery(db, (p: { key: string; resourceId: string }) =>
+      db.selectFrom('cloud_resources').selectAll().where('account_key', '=', p.key).where('resource_id', '=', p.resourceId),
+    );
+  }
 
   async getAccount(key: string): Promise<CloudAccountRecord | undefined> {
     const row = await this.db.selectFrom('cloud_accounts').selectAll().where('account_key', '=', key).executeTakeFirst();
@@ -136,12 +143,7 @@ export class KyselyCloudInventoryRepository implements CloudInventoryRepository 
   }
 
   async get(key: string, resourceId: string): Promise<CloudResourceRecord | undefined> {
-    const row = await this.db
-      .selectFrom('cloud_resources')
-      .selectAll()
-      .where('account_key', '=', key)
-      .where('resource_id', '=', resourceId)
-      .executeTakeFirst();
+    const row = await this.byResourceId.first({ key, resourceId });
     return row && toRecord(row);
   }
 

@@ -38,6 +38,7 @@ import type {
 } from '../../domain/repositories.js';
 
 import { jobRow as queueJobRow } from './jobs.js';
+import { prepareQuery } from '../prepared.js';
 
 const isUniqueViolation = (error: unknown): boolean =>
   /UNIQUE constraint failed|duplicate key value/.test(String((error as Error)?.message ?? error));
@@ -232,7 +233,17 @@ const toOperation = (row: Selectable<ConductorOperationsTable>): CloudOperation 
 });
 
 export class KyselyProcessRepository implements ProcessRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly byFid;
+  private readonly byAlias;
+  private readonly resourcesOf;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.byFid = prepareQuery(db, (p: { fid: string }) => db.selectFrom('conductor_processes').selectAll().where('fid', '=', p.fid));
+    this.byAlias = prepareQuery(db, (p: { alias: string }) => db.selectFrom('conductor_processes').selectAll().where('alias', '=', p.alias));
+    this.resourcesOf = prepareQuery(db, (p: { fid: string }) =>
+      db.selectFrom('conductor_process_resources').selectAll().where('fid', '=', p.fid).orderBy('position').orderBy('id'),
+    );
+  }
 
   async insert(process: Process, resources: ProcessResource[], history: HistoryEntry[], job: ProcessJob): Promise<boolean> {
     try {
@@ -276,12 +287,12 @@ export class KyselyProcessRepository implements ProcessRepository {
   }
 
   async get(fid: string): Promise<Process | undefined> {
-    const row = await this.db.selectFrom('conductor_processes').selectAll().where('fid', '=', fid).executeTakeFirst();
+    const row = await this.byFid.first({ fid });
     return row && toProcess(row);
   }
 
   async findByAlias(alias: string): Promise<Process | undefined> {
-    const row = await this.db.selectFrom('conductor_processes').selectAll().where('alias', '=', alias).executeTakeFirst();
+    const row = await this.byAlias.first({ alias });
     return row && toProcess(row);
   }
 
@@ -321,13 +332,7 @@ export class KyselyProcessRepository implements ProcessRepository {
   }
 
   async resources(fid: string): Promise<ProcessResource[]> {
-    const rows = await this.db
-      .selectFrom('conductor_process_resources')
-      .selectAll()
-      .where('fid', '=', fid)
-      .orderBy('position')
-      .orderBy('id')
-      .execute();
+    const rows = await this.resourcesOf.rows({ fid });
     return rows.map(toResource);
   }
 

@@ -1,9 +1,14 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.js';
 import type { SessionRepository, SignInFailureRepository, StoredSession } from '../../domain/repositories.js';
+import { prepareQuery } from '../prepared.js';
 
 export class KyselySessionRepository implements SessionRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly byTokenHash;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.byTokenHash = prepareQuery(db, (p: { tokenHash: string }) => db.selectFrom('console_sessions').selectAll().where('token_hash', '=', p.tokenHash));
+  }
 
   async insert(session: StoredSession): Promise<void> {
     await this.db
@@ -20,7 +25,7 @@ export class KyselySessionRepository implements SessionRepository {
   }
 
   async get(tokenHash: string): Promise<StoredSession | undefined> {
-    const row = await this.db.selectFrom('console_sessions').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+    const row = await this.byTokenHash.first({ tokenHash });
     return (
       row && {
         tokenHash: row.token_hash,

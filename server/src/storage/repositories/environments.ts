@@ -1,8 +1,9 @@
 import { sql, type Expression, type Kysely, type Selectable, type SqlBool } from 'kysely';
 import { lockedTransaction } from './locking.js';
+import { prepareQuery, type PreparedQuery } from '../prepared.js';
 import type { Change } from '../../domain/repositories.js';
 import type { Provider } from '../../domain/cloud/providers.js';
-import type { Environment, EnvironmentFilter, EnvironmentOrder, ProviderAccess, ScanStatus } from '../../domain/environments/types.js';
+import { ENVIRONMENT_ORDER, type Environment, type EnvironmentFilter, type EnvironmentOrder, type ProviderAccess, type ScanStatus } from '../../domain/environments/types.js';
 import type { Database, EnvironmentsTable } from '../schema.js';
 import type { EnvironmentRepository, Page, PageRequest, SortDirection } from '../../domain/repositories.js';
 
@@ -69,8 +70,32 @@ function contains(column: 'name' | 'id' | 'provider_options', term: string): Exp
   return sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
 }
 
+const DIRECTIONS = ['asc', 'desc'] as const satisfies readonly SortDirection[];
+type PageArgs = { orgId: string; limit: number; offset: number };
+
 export class KyselyEnvironmentRepository implements EnvironmentRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly byId;
+  /** An unfiltered page in each order: what the environments list asks for unless it searches. */
+  private readonly pages: Map<string, PreparedQuery<PageArgs, Row>>;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.byId = prepareQuery(db, (p: { id: string; orgId: string }) => db.selectFrom('environments').selectAll().where('id', '=', p.id).where('org_id', '=', p.orgId));
+    this.pages = new Map(
+      ENVIRONMENT_ORDER.flatMap((by) =>
+        DIRECTIONS.map((direction) => [
+          `${by} ${direction}`,
+          prepareQuery(db, (p: PageArgs) =>
+            this.pageQuery(p.orgId, { by, direction }).limit(p.limit).offset(p.offset),
+          ),
+        ]),
+      ),
+    );
+  }
+
+  /** The environments of an organization in an order, creation breaking ties; without limit and offset. */
+  private pageQuery(orgId: string, order: { by: EnvironmentOrder; direction: SortDirection }) {
+    return this.db.selectFrom('environments').selectAll().where('org_id', '=', orgId).orderBy(order.by, order.direction).orderBy('created_seq', order.direction);
+  }
 
   async list(
     orgId: string,
@@ -78,6 +103,14 @@ export class KyselyEnvironmentRepository implements EnvironmentRepository {
     order: { by: EnvironmentOrder; direction: SortDirection },
     filter: EnvironmentFilter,
   ): Promise<Page<Environment>> {
+    const { within, ...terms } = filter;
+    const unfiltered = within === undefined && Object.values(terms).every((values) => values === undefined || values.length === 0);
+    const prepared = unfiltered ? this.pages.get(`${order.by} ${order.direction}`) : undefined;
+    if (prepared) {
+      // One row past the page tells whether another page exists without counting the whole table.
+      const rows = await prepared.rows({ orgId, limit: page.limit + 1, offset: page.offset });
+      return { items: rows.slice(0, page.limit).map(toEnvironment), hasMore: rows.length > page.limit };
+    }
     let query = this.db.selectFrom('environments').selectAll().where('org_id', '=', orgId);
     if (filter.within) {
       if (filter.within.length === 0) return { items: [], hasMore: false };
@@ -102,12 +135,7 @@ export class KyselyEnvironmentRepository implements EnvironmentRepository {
   }
 
   async get(orgId: string, id: string): Promise<Environment | undefined> {
-    const row = await this.db
-      .selectFrom('environments')
-      .selectAll()
-      .where('id', '=', id)
-      .where('org_id', '=', orgId)
-      .executeTakeFirst();
+    const row = await this.byId.first({ id, orgId });
     return row && toEnvironment(row);
   }
 

@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, OrganizationsTable } from '../schema.js';
 import type { Organization, OrganizationRepository } from '../../domain/repositories.js';
+import { prepareQuery } from '../prepared.js';
 
 const toOrganization = (row: Selectable<OrganizationsTable>): Organization => ({
   id: row.id,
@@ -9,7 +10,11 @@ const toOrganization = (row: Selectable<OrganizationsTable>): Organization => ({
 });
 
 export class KyselyOrganizationRepository implements OrganizationRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly byId;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.byId = prepareQuery(db, (p: { id: string }) => db.selectFrom('organizations').selectAll().where('id', '=', p.id));
+  }
 
   async findByName(name: string): Promise<Organization | undefined> {
     const row = await this.db.selectFrom('organizations').selectAll().where('name', '=', name).executeTakeFirst();
@@ -17,7 +22,7 @@ export class KyselyOrganizationRepository implements OrganizationRepository {
   }
 
   async get(id: string): Promise<Organization | undefined> {
-    const row = await this.db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await this.byId.first({ id });
     return row && toOrganization(row);
   }
 

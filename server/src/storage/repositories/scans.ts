@@ -4,6 +4,7 @@ import type { ResourceSummary, ResourceTypeError, Scan } from '../../domain/scan
 import type { Database, ScansTable } from '../schema.js';
 import type { Job, Page, PageRequest, ScanFilter, ScanRepository, SortDirection } from '../../domain/repositories.js';
 import { jobRow } from './jobs.js';
+import { prepareQuery } from '../prepared.js';
 
 const parse = <T>(text: string | null, fallback: T): T => (text === null ? fallback : (JSON.parse(text) as T));
 
@@ -48,10 +49,14 @@ const isUniqueViolation = (error: unknown): boolean =>
   /UNIQUE constraint failed|duplicate key value/.test(String((error as Error)?.message ?? error));
 
 export class KyselyScanRepository implements ScanRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly byId;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.byId = prepareQuery(db, (p: { id: string; orgId: string }) => db.selectFrom('scans').selectAll().where('id', '=', p.id).where('org_id', '=', p.orgId));
+  }
 
   async get(orgId: string, id: string): Promise<Scan | undefined> {
-    const row = await this.db.selectFrom('scans').selectAll().where('id', '=', id).where('org_id', '=', orgId).executeTakeFirst();
+    const row = await this.byId.first({ id, orgId });
     return row && toScan(row);
   }
 

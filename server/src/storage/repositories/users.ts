@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { OrgUser, UserStatus } from '../../domain/users/types.js';
 import type { Database, UsersTable } from '../schema.js';
 import type { Page, PageRequest, SortDirection, UserRepository } from '../../domain/repositories.js';
+import { prepareQuery } from '../prepared.js';
 
 export const toUser = (row: Selectable<UsersTable>): OrgUser => ({
   id: row.id,
@@ -30,7 +31,11 @@ const toRow = (user: OrgUser): Omit<Selectable<UsersTable>, 'created_seq'> => ({
 });
 
 export class KyselyUserRepository implements UserRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly byId;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.byId = prepareQuery(db, (p: { id: string; orgId: string }) => db.selectFrom('users').selectAll().where('id', '=', p.id).where('org_id', '=', p.orgId));
+  }
 
   async findByEmail(email: string): Promise<OrgUser | undefined> {
     const row = await this.db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
@@ -38,7 +43,7 @@ export class KyselyUserRepository implements UserRepository {
   }
 
   async get(orgId: string, id: string): Promise<OrgUser | undefined> {
-    const row = await this.db.selectFrom('users').selectAll().where('id', '=', id).where('org_id', '=', orgId).executeTakeFirst();
+    const row = await this.byId.first({ id, orgId });
     return row && toUser(row);
   }
 

@@ -1,0 +1,63 @@
+import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+
+/*
+ * Building a query with Kysely and compiling it to SQL took ~10 µs of a ~30 µs point lookup, on every request.
+ * A prepared query is built and compiled once, with a placeholder standing for each argument; a run puts the
+ * arguments where their placeholders ended up among the compiled parameters and hands Kysely the finished
+ * query, which it runs as any other (the same connection, transactions and plugins). On SQLite the SQL text then
+ * also finds its prepared statement in the statement cache (database.ts).
+ */
+
+/** Stands, while the query is compiled, for the argument `name` of later runs. */
+class Placeholder {
+  constructor(readonly name: string) {}
+}
+
+export interface PreparedQuery<Args, Row> {
+  /** Every row the query answers with these arguments. */
+  rows(args: Args): Promise<Row[]>;
+  /** The first row the query answers with these arguments, if any. */
+  first(args: Args): Promise<Row | undefined>;
+}
+
+/**
+ * A query compiled once from `build`, which receives placeholders for its arguments. The arguments may only be
+ * compared or assigned as values (a column equal to one, a limit): a placeholder used any other way — spread into
+ * a list, as a column name, in arithmetic — is refused when the query is first compiled.
+ */
+export function prepareQuery<DB, Args extends Record<string, string | number | null>, Row>(
+  db: Kysely<DB>,
+  build: (args: Args) => Compilable<Row>,
+): PreparedQuery<Args, Row> {
+  let compiled: { query: CompiledQuery<Row>; slots: Array<keyof Args | undefined> } | undefined;
+
+  const compile = () => {
+    const used = new Set<string>();
+    const placeholders = new Proxy({} as Args, {
+      get: (_target, name) => {
+        used.add(String(name));
+        return new Placeholder(String(name));
+      },
+    });
+    const query = build(placeholders).compile();
+    const slots = query.parameters.map((parameter) => (parameter instanceof Placeholder ? (parameter.name as keyof Args) : undefined));
+    const placed = new Set(slots.filter((slot) => slot !== undefined));
+    const misplaced = [...used].filter((name) => !placed.has(name));
+    if (misplaced.length > 0) throw new Error(`prepared query: ${misplaced.join(', ')} not used as a value in ${query.sql}`);
+    return (compiled = { query, slots });
+  };
+
+  const run = (args: Args) => {
+    const { query, slots } = compiled ?? compile();
+    const parameters = query.parameters.map((parameter, i) => {
+      const slot = slots[i];
+      return slot === undefined ? parameter : args[slot];
+    });
+    return db.executeQuery<Row>({ ...query, parameters });
+  };
+
+  return {
+    rows: async (args) => (await run(args)).rows,
+    first: async (args) => (await run(args)).rows[0],
+  };
+}
