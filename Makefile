@@ -59,8 +59,8 @@ test-unit: deps ## Unit and component tests on jest (SQLite, and PostgreSQL when
 	npm run --silent test:unit -- $(if $(COVERAGE),--coverage)
 	LATENCY=1 npm run --silent test:unit -- server/test/request-thread.test.ts
 
-test-faults: deps ## Kill the server with SIGKILL during each kind of background work and check what survives (FAULT_RUNS, FAULT_SEED)
-	FAULT_MATRIX=1 npm run --silent test:unit -- server/test/fault-matrix.test.ts
+test-faults: build ## Kill the server with SIGKILL during each kind of background work and check what survives (FAULT_RUNS, FAULT_SEED)
+	FAULT_MATRIX=1 FAULT_BUILD=dist npm run --silent test:unit -- server/test/fault-matrix.test.ts
 
 contract: build ## Dredd against the real server and against Prism mocks of each spec; spec coverage in reports/
 	tsx contract-tests/run.ts

@@ -44,13 +44,13 @@ export class Metrics implements JobMetrics {
   });
   private readonly jobFailures = new Counter({
     name: 'job_failures_total',
-    help: 'Failed attempts of background jobs, by kind and outcome (retrying, or given_up: no attempt left)',
+    help: 'Failed attempts of background jobs, by kind and outcome (retrying; given_up: no attempt left; lease_lost: taken over by another worker)',
     labelNames: ['kind', 'outcome'] as const,
     registers: [this.registry],
   });
   private readonly jobRunTime = new Histogram({
     name: 'job_run_duration_seconds',
-    help: 'Run time of job attempts, by kind and outcome (succeeded, retrying, given_up)',
+    help: 'Run time of job attempts, by kind and outcome (succeeded, retrying, given_up, lease_lost)',
     labelNames: ['kind', 'outcome'] as const,
     buckets: SECONDS_BUCKETS_WORK,
     registers: [this.registry],

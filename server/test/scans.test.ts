@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from '@jest/globals';
+import { beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { newId } from '../src/domain/ids.js';
 import { resourceTypesOf } from '../src/domain/cloud/catalog.js';
 import { listingError } from '../src/domain/cloud/simulator/simulated-cloud.js';
@@ -43,6 +43,41 @@ describeEachDatabase(
         const after = await server.request('GET', `/v0/environments/${env.id}`);
         expect(after.body).toMatchObject({ scan_status: 'SUCCESS', next_scan_at: finished.body.finished_at + 86400 });
         expect(after.body.resource_summary).toEqual(summary);
+      });
+
+      it('stops a worker whose lease ran out while it was busy, before it writes over the worker that took the scan over', async () => {
+        const env = await createEnvironment();
+        const started = await server.request('POST', `/v0/scans?environment_id=${env.id}`);
+        expect(started.status).toBe(201);
+        const jobId = (await server.services.scans.get(server.orgId, started.body.id)).jobId!;
+        // A second server process over the same database, whose worker takes over jobs whose lease ran out.
+        const other = createServices(db().handle, server.clock);
+        const original = server.services.evaluation.scanBatch.bind(server.services.evaluation);
+        let tookOver = false;
+        const evaluate = jest.spyOn(server.services.evaluation, 'scanBatch').mockImplementation(async (...args) => {
+          if (!tookOver) {
+            // This worker stalls past its lease; meanwhile the other one claims the job and runs the scan to its end.
+            tookOver = true;
+            server.clock.advanceSeconds(61);
+            expect((await other.jobs.runOnce())?.id).toBe(jobId);
+          }
+          return original(...args);
+        });
+        try {
+          const stalled = await server.services.jobs.runOnce();
+          expect(stalled?.kind).toBe('scan');
+        } finally {
+          evaluate.mockRestore();
+          await other.evaluation.close();
+        }
+        expect(tookOver).toBe(true);
+        const finished = await server.request('GET', `/v0/scans/${started.body.id}`);
+        expect(finished.body).toMatchObject({ status: 'SUCCESS', message: null });
+        expect(await server.services.jobs.get(jobId)).toMatchObject({ status: 'succeeded', attempts: 2 });
+        // The results are the other worker's, whole and once each.
+        const results = await server.request('GET', `/v0/scans/${started.body.id}/compliance_by_resource_types`);
+        const listed = results.body.items.reduce((sum: number, item: { total: number }) => sum + item.total, 0);
+        expect(listed).toBe(finished.body.resource_summary.total);
       });
 
       it('refuses a second scan while one is in progress, and answers 404 for an unknown environment', async () => {

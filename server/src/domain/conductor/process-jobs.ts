@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { CloudAdapter } from '../cloud/adapter.js';
 import { newId } from '../ids.js';
+import { holdLease } from '../jobs/queue.js';
 import type { ProcessRepository, ResourceProgress } from '../repositories.js';
 import type { ProcessChanges } from './lifecycle.js';
 import { observe, planKill, planReconcile, type Step } from './planner.js';
@@ -97,7 +98,7 @@ export class ProcessJobRunner {
     // A retried job continues the numbering of the operations its earlier attempt recorded.
     let seq = (await this.deps.processes.operations(process.fid, { jobIds: [job.id], window: {} })).length;
     for (const step of steps) {
-      if (!(await heartbeat())) throw new Error('the job lost its lease; another worker carries on');
+      await holdLease(heartbeat, `process job ${job.id}`);
       const outcome = await this.perform(process, job, step);
       if (!outcome.operation) {
         await this.deps.processes.recordProgress(null, outcome.progress);

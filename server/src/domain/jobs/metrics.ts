@@ -1,5 +1,6 @@
 /** How one attempt of a job ended: done, failed with an attempt left, or failed for good. */
-export type AttemptOutcome = 'succeeded' | 'retrying' | 'given_up';
+/** `lease_lost`: another worker took the job over while this one ran (its lease ran out); it carries on. */
+export type AttemptOutcome = 'succeeded' | 'retrying' | 'given_up' | 'lease_lost';
 
 /** What the job queue counts for the operator's metrics; the server backs it with Prometheus metrics. */
 export interface JobMetrics {

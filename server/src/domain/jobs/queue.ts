@@ -15,6 +15,22 @@ export interface JobContext {
 export type JobHandler = (payload: unknown, context: JobContext) => Promise<void>;
 
 /**
+ * The job was taken over by another worker (this one's lease ran out): whoever notices stops at once, writing
+ * nothing more, and leaves the work, and every outcome, to the new holder.
+ */
+export class LeaseLostError extends Error {
+  constructor(job = 'the job') {
+    super(`${job} lost its lease; another worker carries on`);
+    this.name = 'LeaseLostError';
+  }
+}
+
+/** Extends the lease, or throws LeaseLostError: call it before each write that only the holder may make. */
+export async function holdLease(heartbeat: () => Promise<boolean>, job?: string): Promise<void> {
+  if (!(await heartbeat())) throw new LeaseLostError(job);
+}
+
+/**
  * Called once when the queue gives a job up (its last attempt failed, or its worker vanished with no attempt
  * left), so the work it stood for can be settled, e.g. a dry-run marked FAILED, rather than left pending forever.
  */
@@ -231,7 +247,10 @@ export class JobQueue {
       log.info(ended('succeeded'), 'job succeeded');
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      if (job.attempts >= job.maxAttempts) {
+      if (error instanceof LeaseLostError) {
+        // Its outcome is the new holder's to record: nothing to retry or fail here.
+        log.warn(ended('lease_lost'), 'job taken over by another worker; this attempt stopped');
+      } else if (job.attempts >= job.maxAttempts) {
         log.error({ ...ended('given_up'), err: error }, 'job failed on its last attempt, giving up');
         if (await this.jobs.fail(job.id, this.owner, message, now())) await this.giveUp(job, message);
       } else {

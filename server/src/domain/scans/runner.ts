@@ -7,6 +7,7 @@ import type { Change, ComplianceDiff, Event, RuleChange } from '../events/types.
 import { newId } from '../ids.js';
 import type { ResourceDocument } from '../rules/engine.js';
 import type { EvaluationPool } from '../rules/evaluation-pool.js';
+import { holdLease, LeaseLostError } from '../jobs/queue.js';
 import { yieldToEventLoop } from '../yield.js';
 import type { EnvironmentRepository, EventRepository, ScanRepository, ScanResultRepository } from '../repositories.js';
 import { ruleInfo, type ActiveRule, type RuleSource } from './rule-set.js';
@@ -76,7 +77,13 @@ class Tally {
 export class ScanRunner {
   constructor(private readonly deps: ScanRunnerDeps) {}
 
-  async run(orgId: string, scanId: string, heartbeat: () => Promise<unknown> = async () => true): Promise<void> {
+  /**
+   * `heartbeat` extends the job's lease (false once another worker took the job over). It is called before every
+   * write: a worker whose lease ran out while it was busy stops there, so it never writes over the new holder's
+   * work nor records an outcome of its own.
+   */
+  async run(orgId: string, scanId: string, heartbeat: () => Promise<boolean> = async () => true): Promise<void> {
+    const lease = () => holdLease(heartbeat, `scan ${scanId}`);
     const { scans, environments, clock } = this.deps;
     const scan = await scans.get(orgId, scanId);
     if (!scan) return;
@@ -94,10 +101,11 @@ export class ScanRunner {
     }
     try {
       // A scan that was interrupted and is run again starts from a clean slate.
+      await lease();
       await this.deps.results.clear(scan.id);
       await this.deps.events.clearScan(scan.id);
       const rules = await this.deps.rules.rulesFor(env.orgId, env.provider, scan.families);
-      const { summary, typeErrors } = await this.collect(env, scan, rules, heartbeat);
+      const { summary, typeErrors } = await this.collect(env, scan, rules, lease);
       const events: Event[] = [];
       let remediationError = false;
       if (env.baselineId !== null && env.baselineId !== scan.id) {
@@ -106,8 +114,9 @@ export class ScanRunner {
         remediationError = drift.remediationError;
       }
       events.push(...(await this.complianceChanges(env, scan, rules)));
+      await lease();
       await this.deps.events.insertMany(events);
-      await heartbeat();
+      await lease();
       const finishedAt = clock.nowSeconds();
       await scans.update({
         ...scan,
@@ -121,6 +130,7 @@ export class ScanRunner {
       await environments.recordScan(env.id, { scanId: scan.id, startedAt: scan.createdAt, status: 'SUCCESS', finishedAt });
       await this.deps.afterScan?.({ ...scan, status: 'SUCCESS', finishedAt }, events);
     } catch (error) {
+      if (error instanceof LeaseLostError) throw error;
       await this.fail(scan, env.id, error instanceof Error ? error.message : String(error));
     }
   }
@@ -132,7 +142,7 @@ export class ScanRunner {
     await this.deps.environments.recordScan(environmentId, { scanId: scan.id, startedAt: scan.createdAt, status: 'ERROR', finishedAt: now });
   }
 
-  private async collect(env: Environment, scan: Scan, rules: ActiveRule[], heartbeat: () => Promise<unknown>) {
+  private async collect(env: Environment, scan: Scan, rules: ActiveRule[], lease: () => Promise<void>) {
     const familyTypes = new Map<string, Set<string>>();
     for (const rule of rules) for (const family of rule.families) for (const type of rule.resourceTypes) {
       if (!familyTypes.has(family)) familyTypes.set(family, new Set());
@@ -192,13 +202,13 @@ export class ScanRunner {
       });
       // A slice at a time, letting waiting requests in between: on SQLite every write completes synchronously,
       // holding the request thread for as long as it takes.
+      await lease();
       for (let start = 0; start < resources.length; start += WRITE_SLICE) {
         const slice = resources.slice(start, start + WRITE_SLICE);
         const ids = new Set(slice.map((r) => r.resourceId));
         await this.deps.results.addBatch(scan.id, slice, findings.filter((f) => ids.has(f.resourceId)));
         await yieldToEventLoop();
       }
-      await heartbeat();
     }
 
     const surveyed = new Set(env.surveyResourceTypes);
@@ -216,6 +226,7 @@ export class ScanRunner {
         missingTypes: [],
       };
     });
+    await lease();
     await this.deps.results.saveAggregates(scan.id, ruleResults, [...tally.types.values()]);
 
     const resultOf = new Map(ruleResults.map((r) => [r.ruleId, r.result]));
