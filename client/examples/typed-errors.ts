@@ -30,8 +30,17 @@ export async function environmentName(environmentId: string): Promise<string> {
       const type: 'AuthenticationError' = result.error.type;
       return type;
     }
-    case 400:
-    case 403:
+    case 400: {
+      // Every error status has the literal union of the `type`s the spec lists for it.
+      const type: 'BadRequest' | 'InvalidJSON' | 'InvalidParameterValue' | 'MissingParameter' | 'AlreadyInvitedError' = result.error.type;
+      // @ts-expect-error a 400 is never NotFound
+      const notFound: 'NotFound' = result.error.type;
+      return `${type} ${notFound}`;
+    }
+    case 403: {
+      const type: 'AuthorizationError' | 'EnvironmentAccessDenied' = result.error.type;
+      return type;
+    }
     case 500:
       return result.error.message;
     // @ts-expect-error getEnvironment documents no 409
