@@ -17,7 +17,7 @@ import { crossOrigin } from './cors.js';
 import { mountDocs } from './docs.js';
 import type { HandlerContext } from './context.js';
 import { errorRenderer } from './errors.js';
-import { requestLog } from './request-log.js';
+import { logRequests } from './request-log.js';
 import { bindOperations, dispatcher } from './registry.js';
 import { QueryParameterCheck } from './query-parameters.js';
 import { withPrecompiledRoutes } from './route-lookup.js';
@@ -82,8 +82,8 @@ function bodyParsers(api: ApiName, archiveLimitBytes: number): RequestHandler[] 
 function mountApi(app: Express, api: ApiDocument, options: AppOptions, context: HandlerContext): void {
   const table = bindOperations(api, HANDLERS[api.name]);
   // Names the API on the request for its log line and duration metric, whatever answers it.
-  const tagApi: RequestHandler = (req, _res, next) => {
-    req.api = api.name;
+  const tagApi: RequestHandler = (_req, res, next) => {
+    res.locals.api = api.name;
     next();
   };
   const queryCheck = new QueryParameterCheck(api.openapi);
@@ -151,12 +151,10 @@ export function createApp(options: AppOptions): App {
   const app = express();
   // First of all: every answer, whoever gives it, carries the request id, and every request is logged and timed.
   const { metrics } = options;
-  app.use(
-    requestLog({
-      log: options.log ?? pino({ level: 'silent' }),
-      ...(metrics && { timer: (api, operationId, status, seconds) => metrics.requestFinished(api, operationId, status, seconds) }),
-    }),
-  );
+  logRequests(app, {
+    log: options.log ?? pino({ level: 'silent' }),
+    ...(metrics && { timer: (api, operationId, status, seconds) => metrics.requestFinished(api, operationId, status, seconds) }),
+  });
   app.disable('x-powered-by');
   app.set('etag', false);
   // Query strings decode as application/x-www-form-urlencoded (node:querystring: `+` and `%20` are a space). The
