@@ -46,7 +46,8 @@ function startServer(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; por
   });
 }
 
-const exitOf = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+/** Resolves once the child exited and its output pipes are closed, so the output read so far is all of it. */
+const exitOf = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
 
 describe('operator', () => {
   it('creates an API client from the command line whose credentials work against the server', async () => {

@@ -51,7 +51,9 @@ describe('the server process: its log and its metrics port', () => {
   let output = '';
   let baseUrl = '';
   let metricsUrl = '';
-  const exited = () => new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code))));
+  // 'close', not 'exit': the output is read to its end only once the child's pipes are closed.
+  let closed: Promise<number | null>;
+  const exited = () => closed;
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'process-log-'));
@@ -69,6 +71,7 @@ describe('the server process: its log and its metrics port', () => {
       DEMO_DATA: 'false',
     };
     child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    closed = new Promise((resolve) => child.once('close', (code) => resolve(code)));
     await new Promise<void>((resolve, reject) => {
       child.stdout!.on('data', (chunk: Buffer) => {
         output += chunk.toString();
