@@ -134,6 +134,8 @@ function startWalCheckpointer(sqlite: SqliteDatabase.Database, path: string): { 
   });
   return {
     async stop() {
+      // Held again while it stops: an unreferenced thread would let the process end before its exit is seen.
+      worker.ref();
       worker.postMessage('stop');
       await exited;
     },
