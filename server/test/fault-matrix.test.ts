@@ -597,19 +597,19 @@ async function faultMatrix(target: Target, kind: Kind): Promise<{ kills: number;
     SHUTDOWN_TIMEOUT_MS: '2000',
   };
   const webhook = new WebhookReceiver(new Random(`${SEED}:webhook`));
-  await webhook.start();
-  let auth = '';
-  if (kind.compliance) {
-    const { stdout } = await run(process.execPath, [...entry('admin'), 'api-clients', 'create', '--name', 'fault-matrix', '--json'], { cwd: PROJECT_ROOT, env });
-    const credentials = JSON.parse(stdout) as { client_id: string; client_secret: string };
-    auth = basic(credentials.client_id, credentials.client_secret);
-  }
-
-  const servers: ServerProcess[] = Array.from({ length: target.servers }, () => new ServerProcess(env));
+  const servers: ServerProcess[] = [];
   let handle: DatabaseHandle | undefined;
   let kills = 0;
   let takeovers = 0;
+  let auth = '';
   try {
+    await webhook.start();
+    if (kind.compliance) {
+      const { stdout } = await run(process.execPath, [...entry('admin'), 'api-clients', 'create', '--name', 'fault-matrix', '--json'], { cwd: PROJECT_ROOT, env });
+      const credentials = JSON.parse(stdout) as { client_id: string; client_secret: string };
+      auth = basic(credentials.client_id, credentials.client_secret);
+    }
+    for (let i = 0; i < target.servers; i += 1) servers.push(new ServerProcess(env));
     await Promise.all(servers.map((s) => s.ready));
     phase('servers up');
     handle = openDatabase(database.url);

@@ -37,6 +37,9 @@ export class WebhookReceiver {
   }
 
   stop(): Promise<void> {
-    return new Promise((resolve) => this.server.close(() => resolve()));
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    // Deliveries' keep-alive connections would otherwise hold the close open.
+    this.server.closeAllConnections();
+    return closed;
   }
 }
