@@ -65,7 +65,7 @@ test-faults: build ## Kill the server with SIGKILL during each kind of backgroun
 contract: build ## Dredd against the real server and against Prism mocks of each spec; spec coverage in reports/
 	tsx contract-tests/run.ts
 
-test: deps lint check-generated spec-diff test-unit contract ## Everything: lint, freshness, breaking changes, unit and component tests, contract tests
+test: deps lint check-generated spec-diff test-unit contract test-faults ## Everything: lint, freshness, breaking changes, unit and component tests, contract tests, the fault matrix
 	@echo "make test: all checks passed"
 
 mock: build ## Prism mocks of each spec (:4010-:4012) and the stateful mock: the real server with demo data (:4000)
