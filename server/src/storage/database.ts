@@ -6,6 +6,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { CompiledQuery, Kysely, sql, Migrator, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type MigrationProvider, type SqliteDialectConfig } from 'kysely';
 import pg from 'pg';
 import { CompiledRowStatement } from './compiled-rows.js';
+import { readDirectly } from './prepared.js';
 import { migrations } from './migrations/index.js';
 import type { Database } from './schema.js';
 
@@ -37,13 +38,15 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
 
 const STATEMENT_CACHE_SIZE = 500;
 
+type SqliteDatabaseLike = Exclude<SqliteDialectConfig['database'], () => unknown>;
+
 /**
  * Kysely's SQLite driver prepares every query anew; preparing costs more than running a point lookup. This hands
  * it prepared statements from a cache keyed by SQL text, each reading its rows through a compiled row builder
  * (compiled-rows.ts). A statement still iterating a result (a stream) is busy and cannot be shared, so a busy one
  * is replaced by a fresh statement for the new caller.
  */
-function withStatementCache(sqlite: SqliteDatabase.Database): SqliteDialectConfig['database'] {
+function withStatementCache(sqlite: SqliteDatabase.Database): SqliteDatabaseLike {
   const statements = new Map<string, CompiledRowStatement>();
   return {
     close: () => sqlite.close(),
@@ -65,18 +68,34 @@ function withStatementCache(sqlite: SqliteDatabase.Database): SqliteDialectConfi
  * (waiting up to busy_timeout): writers run one after the other, each reading what the previous one committed.
  */
 class ImmediateSqliteDriver extends SqliteDriver {
+  /** True while Kysely holds the one connection: from a query's start to its end, a transaction's whole length. */
+  held = false;
+
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    const connection = await super.acquireConnection();
+    this.held = true;
+    return connection;
+  }
+
+  override async releaseConnection(): Promise<void> {
+    this.held = false;
+    await super.releaseConnection();
+  }
+
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
   }
 }
 
 class ImmediateSqliteDialect extends SqliteDialect {
+  driver: ImmediateSqliteDriver | undefined;
+
   constructor(private readonly config: SqliteDialectConfig) {
     super(config);
   }
 
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.config);
+    return (this.driver = new ImmediateSqliteDriver(this.config));
   }
 }
 
@@ -93,7 +112,16 @@ function openSqlite(path: string): DatabaseHandle {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const checkpointer = path === ':memory:' || path === '' ? null : startWalCheckpointer(sqlite, path);
-  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
+  const statements = withStatementCache(sqlite);
+  const dialect = new ImmediateSqliteDialect({ database: statements });
+  const db = new Kysely<Database>({ dialect });
+  // A prepared read runs at once unless a query or transaction holds the connection: it would see a transaction's
+  // uncommitted rows. Nothing else can run while it does, since better-sqlite3 answers synchronously.
+  readDirectly(db, (sql, parameters) => {
+    if (dialect.driver?.held !== false) return undefined;
+    const statement = statements.prepare(sql);
+    return statement.reader ? statement.all(parameters) : undefined;
+  });
   return {
     db,
     dialect: 'sqlite',
