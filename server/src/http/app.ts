@@ -17,10 +17,12 @@ import { crossOrigin } from './cors.js';
 import { mountDocs } from './docs.js';
 import type { HandlerContext } from './context.js';
 import { errorRenderer } from './errors.js';
+import { writeJsonDirectly } from './json-response.js';
 import { logRequests } from './request-log.js';
 import { bindOperations, dispatcher } from './registry.js';
 import { QueryParameterCheck } from './query-parameters.js';
 import { withPrecompiledRoutes } from './route-lookup.js';
+import { oncePerRequest, withPrecompiledSecurity } from './security-lookup.js';
 import { basicAuth, consoleSecurity, type SecurityHandler } from './security.js';
 import { refuseInvalidText } from './text.js';
 
@@ -87,6 +89,7 @@ function mountApi(app: Express, api: ApiDocument, options: AppOptions, context: 
     next();
   };
   const queryCheck = new QueryParameterCheck(api.openapi);
+  const security = oncePerRequest(securityHandlers(api.name, options.services));
   const validator = OpenApiValidator.middleware({
     apiSpec: structuredClone(api.openapi) as never,
     validateApiSpec: false,
@@ -94,9 +97,11 @@ function mountApi(app: Express, api: ApiDocument, options: AppOptions, context: 
     // query parameters are found beside the validator, which would stop at the first (query-parameters.ts).
     validateRequests: { allowUnknownQueryParameters: true, allErrors: true },
     validateResponses: options.validateResponses ? { allErrors: true } : false,
-    validateSecurity: { handlers: securityHandlers(api.name, options.services) },
+    validateSecurity: { handlers: security },
     validateFormats: true,
     ignoreUndocumented: false,
+    // No operation takes multipart/form-data; without this the validator runs multer's check on every request.
+    fileUploader: false,
   });
   app.use(
     api.basePath,
@@ -104,7 +109,7 @@ function mountApi(app: Express, api: ApiDocument, options: AppOptions, context: 
       tagApi,
       ...(options.corsOrigins ? [crossOrigin(api, options.corsOrigins)] : []),
       ...bodyParsers(api.name, options.archiveLimitBytes ?? 10 * 1024 * 1024),
-      ...withPrecompiledRoutes(validator, api),
+      ...withPrecompiledSecurity(withPrecompiledRoutes(validator, api), api, security),
       queryCheck.refuse(),
       refuseInvalidText(),
       // Group policies and rbac: after authentication and validation, before any handler runs.
@@ -149,6 +154,7 @@ export function createApp(options: AppOptions): App {
   let draining = false;
 
   const app = express();
+  writeJsonDirectly(app);
   // First of all: every answer, whoever gives it, carries the request id, and every request is logged and timed.
   const { metrics } = options;
   logRequests(app, {
@@ -166,6 +172,9 @@ export function createApp(options: AppOptions): App {
     if (draining) res.set('Connection', 'close');
     next();
   });
+
+  // The APIs first: Express tries each layer in turn, and API requests are the many.
+  for (const api of Object.values(apis)) mountApi(app, api, options, context);
 
   // Someone who opens the server's address in a browser is looking for the documentation.
   app.get('/', (_req, res) => res.redirect(302, '/docs/'));
@@ -203,9 +212,8 @@ export function createApp(options: AppOptions): App {
 
   mountDocs(app, apis);
 
-  // The console's pages at /console; it passes everything under /console/api on to the console API below.
+  // The console's pages at /console; anything under /console/api is the console API's, mounted above.
   mountConsole(app);
-  for (const api of Object.values(apis)) mountApi(app, api, options, context);
 
   return { express: app, setDraining: (value) => (draining = value) };
 }

@@ -118,7 +118,7 @@ export function dispatcher(table: Map<string, BoundOperation>, context: unknown,
     if (bound.operation.jsonBodyRequired && !sentBody(req)) throw AppError.missing('body', 'is required');
     // Path parameters come from the validator's match: Express resets req.params in every router layer.
     const path = req.openapi?.pathParams ?? {};
-    await beforeHandler?.(bound.operation.operationId);
+    if (beforeHandler) await beforeHandler(bound.operation.operationId);
     const request = {
       path,
       query: req.query,
