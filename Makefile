@@ -74,7 +74,7 @@ mock: build ## Prism mocks of each spec (:4010-:4012) and the stateful mock: the
 mock-reset: ## Reset the stateful mock (make mock) to the seeded demo state
 	@curl -fsS -X POST http://127.0.0.1:$${MOCK_PORT_STATEFUL:-4000}/mock/reset && echo
 
-bench: build ## Benchmarks: HTTP load against bare Express, a 100 000-resource scan, /healthz during a 150 000-resource scan
+bench: build ## Benchmarks: four reads against bare Express and Prism's mocks (wrk if installed), a 100 000-resource scan, /healthz during a 150 000-resource scan
 	tsx bench/http.ts
 	tsx bench/scan.ts
 	tsx bench/event-loop.ts

@@ -1,22 +1,48 @@
-import { readFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import autocannon from 'autocannon';
-import { freePort, waitForHttp, type Started } from '../contract-tests/processes.js';
-import { PINNED, pinLoadGenerator, serverProcess, startBenchServer } from './setup.js';
+import { freePort, type Started } from '../contract-tests/processes.js';
+import { ROOT } from '../scripts/pipeline.js';
+import { PINNED, pinLoadGenerator, pinnedProcess, serverProcess, startBenchServer, type BenchCase, type CaseName } from './setup.js';
 
 /**
- * `make bench`: HTTP load on the whole server (auth, request validation, database read, serialization) and on
- * bare Express serving the same JSON from memory, in one run, reported as ratios. The servers share one core and
- * the load generator takes the other, as in ../shared/design/performance.md. Never a pass/fail test: it prints.
+ * `make bench`: HTTP load on the whole server (auth, request validation, database read, serialization), on bare
+ * Express serving the same JSON from memory after a credentials check, and on Prism's static and dynamic mocks of
+ * the same spec, in one run, interleaved, reported as ratios to bare Express. The servers share core 0 and the
+ * load generator takes core 1, as in ../shared/design/performance.md. Never a pass/fail test: it prints; but it
+ * refuses to report on answers that are not 2xx, or on bodies that differ from the recorded ones (bench/golden/).
  *
- * BENCH_SECONDS sets the length of each measurement (default 10); BENCH_DIST the compiled server to measure
- * (default dist/, what `make build` writes), so that two builds can be compared.
+ * BENCH_SECONDS: length of each measurement (default 10), after BENCH_WARMUP seconds of the same load (default 3);
+ * BENCH_SWEEPS: how many times every server is measured, in alternating order (default 2);
+ * BENCH_CASES: which operations (default one,list,process,console); BENCH_PRISM=false leaves the mocks out;
+ * BENCH_DIST: the compiled server to measure (default dist/), so that two builds can be compared;
+ * BENCH_RECORD=true: write the bodies the server answers as the new golden ones instead of checking them, noting
+ * BENCH_COMMIT (default HEAD) as the commit they were answered by.
  */
+const run = promisify(execFile);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
+const SWEEPS = Number(process.env.BENCH_SWEEPS ?? 2);
+const CASES = (process.env.BENCH_CASES ?? 'one,list,process,console').split(',') as CaseName[];
+const WITH_PRISM = process.env.BENCH_PRISM !== 'false';
+const RECORD = process.env.BENCH_RECORD === 'true';
+const GOLDEN = join(ROOT, 'bench', 'golden');
+const WRK = ['/usr/bin/wrk', '/usr/local/bin/wrk'].find((path) => existsSync(path));
+
+type Target = 'server' | 'bare' | 'prism static' | 'prism dynamic';
 
 interface Measurement {
-  requests: number;
+  requestsPerSecond: number;
   p99: number;
+  requests: number;
   non2xx: number;
+  /** Bytes read per answer, headers included: shows a mock answering its short example instead of the page. */
+  bytesPerAnswer: number;
+  /** What the load generator printed (wrk), shown when something went wrong. */
+  report?: string;
   /** CPU time the server spent per answer, in µs: steadier than req/s when other work shares the machine. */
   cpuMicros: number;
 }
@@ -31,47 +57,234 @@ async function cpuMicrosOf(pid: number | undefined): Promise<number> {
   }
 }
 
-async function measure(url: string, connections: number, headers: Record<string, string>, server: Started): Promise<Measurement> {
-  await autocannon({ url, connections, duration: 2, headers }); // warm-up
-  const cpuBefore = await cpuMicrosOf(server.child.pid);
-  const result = await autocannon({ url, connections, duration: SECONDS, headers });
-  const cpu = (await cpuMicrosOf(server.child.pid)) - cpuBefore;
-  return { requests: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx, cpuMicros: cpu / Math.max(result.requests.total, 1) };
+type Load = { requestsPerSecond: number; p99: number; requests: number; non2xx: number; bytesPerAnswer: number; report?: string };
+
+const MILLISECONDS: Record<string, number> = { us: 0.001, ms: 1, s: 1000 };
+const BYTES: Record<string, number> = { B: 1, KB: 1024, MB: 1024 ** 2, GB: 1024 ** 3 };
+
+/** wrk with one thread on core 1 (this process is pinned there, and its children inherit that). */
+async function wrk(url: string, connections: number, seconds: number, headers: Record<string, string>): Promise<Load> {
+  // A slow answer counts in the latency, not as an error: wrk gives up on a request after 2 s by default.
+  const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '--latency', ...Object.entries(headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`]), url];
+  const { stdout } = await run(WRK!, args, { maxBuffer: 1 << 20 });
+  const number = (pattern: RegExp) => Number(pattern.exec(stdout)?.[1] ?? NaN);
+  const p99 = /99%\s+([\d.]+)(us|ms|s)\b/.exec(stdout);
+  const read = /requests in [\d.]+\w+, ([\d.]+)(B|KB|MB|GB) read/.exec(stdout);
+  const requests = number(/(\d+) requests in/);
+  return {
+    requestsPerSecond: number(/Requests\/sec:\s+([\d.]+)/),
+    p99: p99 ? Number(p99[1]) * MILLISECONDS[p99[2]!]! : NaN,
+    requests,
+    bytesPerAnswer: read ? (Number(read[1]) * BYTES[read[2]!]!) / Math.max(requests, 1) : NaN,
+    non2xx: Number(/Non-2xx or 3xx responses: (\d+)/.exec(stdout)?.[1] ?? 0) + Number(/Socket errors: .*?timeout (\d+)/.exec(stdout)?.[1] ?? 0),
+    report: stdout,
+  };
+}
+
+async function autocannonLoad(url: string, connections: number, seconds: number, headers: Record<string, string>): Promise<Load> {
+  const result = await autocannon({ url, connections, duration: seconds, headers });
+  return {
+    requestsPerSecond: result.requests.average,
+    p99: result.latency.p99,
+    requests: result.requests.total,
+    non2xx: result.non2xx + result.errors,
+    bytesPerAnswer: result.throughput.total / Math.max(result.requests.total, 1),
+  };
+}
+
+const load = WRK ? wrk : autocannonLoad;
+
+async function measure(url: string, connections: number, headers: Record<string, string>, target: Started): Promise<Measurement> {
+  await load(url, connections, WARMUP, headers);
+  const cpuBefore = await cpuMicrosOf(target.child.pid);
+  const result = await load(url, connections, SECONDS, headers);
+  const cpu = (await cpuMicrosOf(target.child.pid)) - cpuBefore;
+  return { ...result, cpuMicros: cpu / Math.max(result.requests, 1) };
+}
+
+/**
+ * A body with what this run made up (ids, the organization, times, ages) replaced by names, so that it can be
+ * compared byte for byte with one another run recorded. Only those values change: a field in another order,
+ * another spacing, a number written another way or a field more or less still makes the bodies differ.
+ */
+function comparable(body: string, c: BenchCase): string {
+  let text = body;
+  for (const [value, name] of [...c.placeholders].sort((a, b) => b[0].length - a[0].length)) text = text.replaceAll(value, name);
+  return text.replace(/"([a-z_]+_at)":(\d{10})(?=[,}])/g, '"$1":"<time>"').replace(/"secret_age":(\d+)(?=[,}])/g, '"secret_age":"<age>"');
+}
+
+interface Answer {
+  contentType: string;
+  body: string;
+}
+
+/** The server's answer to each case, checked against (or, with BENCH_RECORD, recorded as) the golden one. */
+async function checkBodies(base: string, cases: BenchCase[], when: string): Promise<Map<CaseName, Answer>> {
+  const answers = new Map<CaseName, Answer>();
+  const recordedPath = join(GOLDEN, 'recorded.json');
+  const recorded = RECORD ? { contentTypes: {} as Record<string, string> } : (JSON.parse(await readFile(recordedPath, 'utf8')) as { contentTypes: Record<string, string> });
+  for (const c of cases) {
+    const res = await fetch(`${base}${c.path}`, { headers: c.headers });
+    const answer = { contentType: res.headers.get('content-type') ?? '', body: await res.text() };
+    if (res.status !== 200) throw new Error(`${c.title} ${when}: ${res.status} ${answer.body}`);
+    answers.set(c.name, answer);
+    const file = join(GOLDEN, `${c.name}.json`);
+    if (RECORD) {
+      await mkdir(GOLDEN, { recursive: true });
+      await writeFile(file, comparable(answer.body, c));
+      recorded.contentTypes[c.name] = answer.contentType;
+      continue;
+    }
+    const golden = await readFile(file, 'utf8');
+    const ours = comparable(answer.body, c);
+    if (ours !== golden || answer.contentType !== recorded.contentTypes[c.name]) {
+      let at = 0;
+      while (at < ours.length && ours[at] === golden[at]) at += 1;
+      throw new Error(
+        `${c.title} ${when}: the body differs from bench/golden/${c.name}.json at character ${at}:\n  ours:   …${ours.slice(Math.max(0, at - 80), at + 80)}\n  golden: …${golden.slice(Math.max(0, at - 80), at + 80)}\n  content types: ${answer.contentType} / ${recorded.contentTypes[c.name]}`,
+      );
+    }
+  }
+  if (RECORD) {
+    const commit = process.env.BENCH_COMMIT ?? (await run('git', ['rev-parse', 'HEAD'], { cwd: ROOT })).stdout.trim();
+    await writeFile(recordedPath, `${JSON.stringify({ commit, ...recorded }, null, 2)}\n`);
+  }
+  return answers;
+}
+
+/** Prism on one API's generated Swagger 2.0 bundle, static (the spec's examples) or dynamic (made up from the schemas). */
+async function startPrism(api: BenchCase['api'], dynamic: boolean, logFile: string): Promise<{ process: Started; base: string }> {
+  const port = await freePort();
+  const args = ['mock', '-h', '127.0.0.1', '-p', String(port), '-v', 'warn', '-d', String(dynamic), join(ROOT, 'generated', api, 'swagger.yaml')];
+  const prism = await pinnedProcess(join(ROOT, 'node_modules/.bin/prism'), args, process.env, logFile);
+  return { process: prism, base: `http://127.0.0.1:${port}` };
+}
+
+/** Waits until `url` answers 200 with these headers. */
+async function waitFor200(url: string, headers: Record<string, string>, target: Started, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (target.child.exitCode !== null) throw new Error(`the process for ${url} exited:\n${target.output()}`);
+    try {
+      if ((await fetch(url, { headers })).status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} did not answer 200 within ${timeoutMs} ms:\n${target.output()}`);
+}
+
+const BASE_PATHS: Record<BenchCase['api'], string> = { compliance: '/v0', conductor: '/api/v0', console: '/console/api' };
+
+async function loadAverage(): Promise<string> {
+  return (await readFile('/proc/loadavg', 'utf8').catch(() => '?')).split(' ').slice(0, 3).join(' ');
 }
 
 async function main(): Promise<void> {
   await pinLoadGenerator();
-  const { base, headers, paths, server, stop } = await startBenchServer();
-  let bare: Started | undefined;
+  const bench = await startBenchServer();
+  const stops: Array<() => Promise<void>> = [bench.stop];
   try {
-    const bodies: Record<string, unknown> = {};
-    for (const path of Object.values(paths)) bodies[path] = await (await fetch(`${base}${path}`, { headers })).json();
+    const cases = CASES.map((name) => bench.cases[name]);
+    const answers = await checkBodies(bench.base, cases, 'before the load');
+    if (RECORD) {
+      console.log(`recorded ${cases.length} bodies into bench/golden/`);
+      return;
+    }
 
     const barePort = await freePort();
-    bare = serverProcess(['--import', 'tsx', 'bench/bare-express.ts'], { ...process.env, PORT: String(barePort), BENCH_BODIES: JSON.stringify(bodies) });
-    await waitForHttp(`http://127.0.0.1:${barePort}/healthz`, bare);
-    const bareBase = `http://127.0.0.1:${barePort}`;
+    const bareAnswers = Object.fromEntries(
+      cases.map((c) => {
+        const [header, value] = Object.entries(c.headers)[0]!;
+        return [c.path, { body: answers.get(c.name)!.body, header, value }];
+      }),
+    );
+    const bare = await serverProcess(['--import', 'tsx', 'bench/bare-express.ts'], { ...process.env, PORT: String(barePort), BENCH_BODIES: JSON.stringify(bareAnswers) }, join(bench.dir, 'bare.log'));
+    stops.push(() => bare.stop());
+    const targets = new Map<Target, { base: (c: BenchCase) => string; stripBase: boolean; process: Started }>();
+    targets.set('server', { base: () => bench.base, stripBase: false, process: bench.server });
+    targets.set('bare', { base: () => `http://127.0.0.1:${barePort}`, stripBase: false, process: bare });
+    await waitFor200(`http://127.0.0.1:${barePort}/healthz`, {}, bare);
 
-    const cases = [
-      { name: 'GET one environment', path: paths.one, connections: 10 },
-      { name: 'GET list of 50', path: paths.list, connections: 50 },
-    ];
-    console.log(`each measurement ${SECONDS} s after a 2 s warm-up; servers on core 0, load on core 1: ${PINNED ? 'yes' : 'no (taskset missing)'}\n`);
-    console.log(`${'operation'.padEnd(26)}${'server'.padEnd(36)}${'bare Express'.padEnd(36)}ratio  p99 ratio  CPU ratio`);
-    for (const c of cases) {
-      const ours = await measure(`${base}${c.path}`, c.connections, headers, server);
-      const baseline = await measure(`${bareBase}${c.path}`, c.connections, {}, bare);
-      if (ours.non2xx > 0) throw new Error(`${c.name}: ${ours.non2xx} answers were not 2xx`);
-      const cell = (m: Measurement) => `${m.requests.toFixed(0)} req/s p99 ${m.p99} ms ${m.cpuMicros.toFixed(0)} µs CPU`.padEnd(36);
-      const cpuRatio = ours.cpuMicros > 0 ? (baseline.cpuMicros / ours.cpuMicros).toFixed(2) : 'n/a';
-      console.log(
-        `${`${c.name} (${c.connections}c)`.padEnd(26)}${cell(ours)}${cell(baseline)}${(ours.requests / baseline.requests).toFixed(2).padEnd(7)}${(ours.p99 / Math.max(baseline.p99, 1)).toFixed(2).padEnd(11)}${cpuRatio}`,
-      );
+    // Prism serves a Swagger 2.0 document's paths without its base path: it is measured directly, without the
+    // base-path adapter the contract tests put in front of it.
+    const prisms = new Map<string, { process: Started; base: string }>();
+    if (WITH_PRISM) {
+      for (const dynamic of [false, true]) {
+        for (const api of new Set(cases.map((c) => c.api))) {
+          const prism = await startPrism(api, dynamic, join(bench.dir, `prism-${api}-${dynamic}.log`));
+          stops.push(() => prism.process.stop());
+          prisms.set(`${api} ${dynamic}`, prism);
+        }
+      }
+      for (const c of cases) {
+        for (const dynamic of [false, true]) {
+          const prism = prisms.get(`${c.api} ${dynamic}`)!;
+          await waitFor200(`${prism.base}${c.path.slice(BASE_PATHS[c.api].length)}`, c.headers, prism.process);
+        }
+      }
     }
-    console.log('\nratio: req/s over bare Express; p99 ratio: p99 latency over bare Express; CPU ratio: bare Express CPU per answer over ours');
+    const targetOf = (target: Target, c: BenchCase): { url: string; process: Started } => {
+      if (target === 'server' || target === 'bare') return { url: `${targets.get(target)!.base(c)}${c.path}`, process: targets.get(target)!.process };
+      const prism = prisms.get(`${c.api} ${target === 'prism dynamic'}`)!;
+      return { url: `${prism.base}${c.path.slice(BASE_PATHS[c.api].length)}`, process: prism.process };
+    };
+
+    const order: Target[] = ['server', 'bare', ...(WITH_PRISM ? (['prism static', 'prism dynamic'] as const) : [])];
+    const loads: string[] = [await loadAverage()];
+    const results = new Map<string, Measurement[]>();
+    console.log(
+      `load generator: ${WRK ? `wrk (${WRK}), one thread` : 'autocannon (wrk is not installed: apt-get install wrk)'}; ` +
+        `servers on core 0, load on core 1: ${PINNED ? 'yes' : 'no (taskset missing)'}; ` +
+        `${SECONDS} s per measurement after ${WARMUP} s of warm-up, ${SWEEPS} sweeps in alternating order`,
+    );
+    for (let sweep = 0; sweep < SWEEPS; sweep += 1) {
+      const targetsInOrder = sweep % 2 === 0 ? order : [...order].reverse();
+      for (const c of cases) {
+        for (const target of targetsInOrder) {
+          const { url, process: measured } = targetOf(target, c);
+          const m = await measure(url, c.connections, c.headers, measured);
+          const key = `${c.name} ${target}`;
+          results.set(key, [...(results.get(key) ?? []), m]);
+          if (target === 'server' && m.non2xx > 0) throw new Error(`${c.title}: ${m.non2xx} answers of the server were not 2xx\n${m.report ?? ''}`);
+        }
+      }
+      loads.push(await loadAverage());
+    }
+    await checkBodies(bench.base, cases, 'after the load');
+
+    const mean = (ms: Measurement[], field: 'requestsPerSecond' | 'p99' | 'cpuMicros' | 'bytesPerAnswer') => ms.reduce((sum, m) => sum + m[field], 0) / ms.length;
+    console.log(`load average (1, 5, 15 min) before and after each sweep: ${loads.join(' → ')}\n`);
+    console.log(`${'operation'.padEnd(36)}${'target'.padEnd(15)}${'req/s'.padStart(8)}${'ratio'.padStart(7)}${'p99 ms'.padStart(9)}${'p99 ratio'.padStart(10)}${'CPU µs'.padStart(8)}${'bytes'.padStart(8)}${'non-2xx'.padStart(9)}  runs (req/s)`);
+    for (const c of cases) {
+      const bare = results.get(`${c.name} bare`)!;
+      const bareRps = mean(bare, 'requestsPerSecond');
+      const bareP99 = mean(bare, 'p99');
+      for (const target of order) {
+        const ms = results.get(`${c.name} ${target}`)!;
+        const rps = mean(ms, 'requestsPerSecond');
+        const p99 = mean(ms, 'p99');
+        const cpu = mean(ms, 'cpuMicros');
+        const non2xx = ms.reduce((sum, m) => sum + m.non2xx, 0);
+        console.log(
+          `${(target === 'server' ? `${c.title} (${c.connections}c)` : '').padEnd(36)}${target.padEnd(15)}${rps.toFixed(0).padStart(8)}${(rps / bareRps).toFixed(2).padStart(7)}` +
+            `${p99.toFixed(1).padStart(9)}${(p99 / bareP99).toFixed(2).padStart(10)}${cpu.toFixed(0).padStart(8)}${mean(ms, 'bytesPerAnswer').toFixed(0).padStart(8)}${String(non2xx).padStart(9)}  ${ms.map((m) => m.requestsPerSecond.toFixed(0)).join(' ')}`,
+        );
+      }
+      if (WITH_PRISM) {
+        const ours = mean(results.get(`${c.name} server`)!, 'requestsPerSecond');
+        const versus = (target: Target) => (ours / mean(results.get(`${c.name} ${target}`)!, 'requestsPerSecond')).toFixed(1);
+        console.log(`${''.padEnd(36)}the server: ${versus('prism static')}× Prism static, ${versus('prism dynamic')}× Prism dynamic`);
+      }
+    }
+    console.log(
+      '\nratio: req/s over bare Express; p99 ratio: p99 latency over bare Express; CPU µs: CPU time of the answering process per answer;' +
+        '\nbytes: read per answer, headers included (Prism\'s static mock answers a list with its short example).' +
+        `\nbodies: the server's answers before and after the load are byte-identical to bench/golden/ (recorded from commit ${(JSON.parse(await readFile(join(GOLDEN, 'recorded.json'), 'utf8')) as { commit: string }).commit.slice(0, 7)}) once ids and times are named.`,
+    );
   } finally {
-    await bare?.stop();
-    await stop();
+    for (const stop of stops.reverse()) await stop();
   }
 }
 

@@ -1,17 +1,17 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { pinLoadGenerator, startBenchServer } from './setup.js';
+import { pinLoadGenerator, startBenchServer, type CaseName } from './setup.js';
 
 /**
  * Where the server's time goes under the load of `make bench`: runs the compiled server with --cpu-prof, loads one
  * operation, and prints self time by area (each package under node_modules, the server's own layers, Node itself)
- * and the busiest functions. `tsx bench/profile.ts [one|list]`; BENCH_SECONDS (default 10), BENCH_DIST as for
- * bench/http.ts.
+ * and the busiest functions. `tsx bench/profile.ts [one|list|process|console]`; BENCH_SECONDS (default 10),
+ * BENCH_DIST as for bench/http.ts; BENCH_PROFILE_OUT=<file> keeps the profile (for Chrome's DevTools).
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const which = (process.argv[2] ?? 'one') as 'one' | 'list';
+const which = (process.argv[2] ?? 'one') as CaseName;
 
 interface ProfileNode {
   id: number;
@@ -90,15 +90,15 @@ async function main(): Promise<void> {
   const profileDir = await mkdtemp(join(tmpdir(), 'bench-profile-'));
   const bench = await startBenchServer(['--cpu-prof', `--cpu-prof-dir=${profileDir}`]);
   try {
-    const url = `${bench.base}${bench.paths[which]}`;
-    const connections = which === 'one' ? 10 : 50;
-    const result = await autocannon({ url, connections, duration: SECONDS, headers: bench.headers });
-    console.log(`GET ${bench.paths[which]} (${connections}c): ${result.requests.average.toFixed(0)} req/s, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}`);
+    const { path, connections, headers } = bench.cases[which];
+    const result = await autocannon({ url: `${bench.base}${path}`, connections, duration: SECONDS, headers });
+    console.log(`GET ${path} (${connections}c): ${result.requests.average.toFixed(0)} req/s, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}`);
   } finally {
     await bench.stop();
   }
   const [file] = (await readdir(profileDir)).filter((name) => name.endsWith('.cpuprofile'));
   if (!file) throw new Error('the server wrote no profile');
+  if (process.env.BENCH_PROFILE_OUT) await copyFile(join(profileDir, file), process.env.BENCH_PROFILE_OUT);
   summarize(JSON.parse(await readFile(join(profileDir, file), 'utf8')) as Profile);
   await rm(profileDir, { recursive: true, force: true });
 }
