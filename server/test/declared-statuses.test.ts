@@ -7,6 +7,7 @@ import { errorShapeProblem } from '../../contract-tests/property/checks.js';
 import { FaultInjector } from '../../contract-tests/statuses/faults.js';
 import type { StatusContext } from '../../contract-tests/statuses/scenario.js';
 import { OPERATIONS, requiredStatuses, statusScenarios } from '../../contract-tests/statuses/table.js';
+import { CapturedLog } from './captured-log.js';
 import { describeEachDatabase } from './databases.js';
 import { useTestServer } from './server.js';
 import { expect } from './expect.js';
@@ -27,11 +28,12 @@ describeEachDatabase(
   'every declared status',
   (db) => {
     const faults = new FaultInjector();
-    const server = useTestServer(db, { archiveLimitBytes: ARCHIVE_LIMIT_BYTES, beforeHandler: faults.beforeHandler, databasePlugins: [faults.outage] });
+    const log = new CapturedLog();
+    const server = useTestServer(db, { archiveLimitBytes: ARCHIVE_LIMIT_BYTES, beforeHandler: faults.beforeHandler, databasePlugins: [faults.outage], requestLog: log.logger });
     for (const scenario of scenarios) {
       const { api, operationId, status } = scenario;
       it(`${api} ${operationId} answers ${status} to ${scenario.how}`, async () => {
-        const ctx: StatusContext = { server: server(), faults, archiveLimitBytes: ARCHIVE_LIMIT_BYTES };
+        const ctx: StatusContext = { server: server(), faults, archiveLimitBytes: ARCHIVE_LIMIT_BYTES, log };
         const answer = await scenario.run(ctx);
         expect(answer.status, answer.text.slice(0, 500)).toBe(status);
         if (status >= 400) expect(errorShapeProblem(api, status, answer.body), answer.text).toBeUndefined();
