@@ -1,6 +1,7 @@
-import { afterEach, beforeEach, it, jest } from '@jest/globals';
+import { afterEach, beforeEach, it } from '@jest/globals';
 import { DatabaseOutage, FAULT_MARKER } from '../../contract-tests/statuses/faults.js';
 import { SESSION_COOKIE } from '../src/http/console/cookies.js';
+import { CapturedLog } from './captured-log.js';
 import { describeEachDatabase } from './databases.js';
 import { useTestServer, type TestServer } from './server.js';
 import { expect } from './expect.js';
@@ -13,17 +14,15 @@ describeEachDatabase(
   'credentials that cannot be checked',
   (db) => {
     const outage = new DatabaseOutage();
-    const testServer = useTestServer(db, { databasePlugins: [outage] });
+    const log = new CapturedLog();
+    const testServer = useTestServer(db, { databasePlugins: [outage], requestLog: log.logger });
     let server: TestServer;
-    let logged: ReturnType<typeof jest.spyOn>;
     beforeEach(() => {
       server = testServer();
-      logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
       outage.begin();
     });
     afterEach(() => {
       outage.end();
-      logged.mockRestore();
     });
 
     it.each([
@@ -31,12 +30,15 @@ describeEachDatabase(
       ['conductor', '/api/v0/accounts', (): string | null => server.rootAuth],
       ['console', '/console/api/session', (): string | null => null],
     ] as const)('answers 500 on the %s API', async (api, path, auth) => {
-      const res = await server.request('GET', path, { auth: auth(), headers: api === 'console' ? { cookie: `${SESSION_COOKIE}=some-session-token` } : {} });
+      const res = await server.request('GET', path, {
+        auth: auth(),
+        headers: { 'x-request-id': `outage-${api}`, ...(api === 'console' && { cookie: `${SESSION_COOKIE}=some-session-token` }) },
+      });
       expect(res.status, res.text).toBe(500);
       expect(res.body.message).toBe('Internal server error');
       expect(res.headers.get('www-authenticate')).toBeNull();
       expect(res.text).not.toContain(FAULT_MARKER);
-      expect(logged.mock.calls.flat().map(String).join('\n')).toContain(FAULT_MARKER);
+      expect(log.requestLine(`outage-${api}`)).toMatchObject({ level: 50, status: 500, err: { message: expect.stringContaining(FAULT_MARKER) } });
       expect(outage.refused.length).toBeGreaterThan(0);
     });
   },
