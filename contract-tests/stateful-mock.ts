@@ -55,8 +55,11 @@ try {
 }
 const url = `http://127.0.0.1:${STATEFUL_PORT}`;
 console.log(`stateful mock (real server, demo data): ${url}  (compliance /v0, conductor /api/v0, console /console)`);
+// The server prints its demo credentials as plain lines, followed by its log's JSON lines.
 const printed = server.output();
-console.log(printed.slice(printed.indexOf('stateful mock: demo credentials'), printed.indexOf('listening on')).trimEnd());
+const credentials = printed.slice(printed.indexOf('stateful mock: demo credentials')).split('\n');
+const logLine = credentials.findIndex((line) => line.startsWith('{'));
+console.log(credentials.slice(0, logLine === -1 ? undefined : logLine).join('\n').trimEnd());
 console.log(`reset it to the demo state: make mock-reset  (curl -X POST ${url}/mock/reset)`);
 console.log('Prism mocks answer from the examples in the specs; Ctrl-C stops every mock');
 console.log('ready');
