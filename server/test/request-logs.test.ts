@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, it } from '@jest/globals';
 import { createEnvironment } from './compliance.js';
+import { compositionTar, conductorClient, WEB_RESOURCES } from './conductor.js';
 import { CapturedLog } from './captured-log.js';
 import { describeEachDatabase } from './databases.js';
 import { basic, ROOT_SECRET, useTestServer, type TestServer, type TestServerOptions } from './server.js';
@@ -125,6 +126,21 @@ describeEachDatabase(
       const jobLines = log.records().filter((record) => record.requestId === 'start-scan-7' && record.jobId !== undefined);
       expect(jobLines.map((record) => record.msg)).toEqual(['job started', 'job succeeded']);
       for (const record of jobLines) expect(record).toMatchObject({ kind: 'scan', requestId: 'start-scan-7', attempt: 1, maxAttempts: 2, jobId: expect.any(String) });
+
+      const conductor = conductorClient(() => server);
+      const account = await conductor.addAccount();
+      const dryRun = await server.request('POST', `/api/v0/dry-run?command=run&account=${account.name}`, {
+        auth: server.rootAuth,
+        body: await compositionTar(WEB_RESOURCES),
+        headers: { 'x-request-id': 'dry-run-3' },
+      });
+      expect(dryRun.status, dryRun.text).toBe(202);
+      await conductor.runJobs();
+      const dryRunLines = log.records().filter((record) => record.requestId === 'dry-run-3' && record.jobId !== undefined);
+      expect(dryRunLines.map((record) => [record.kind, record.msg])).toEqual([
+        ['conductor.dry-run', 'job started'],
+        ['conductor.dry-run', 'job succeeded'],
+      ]);
 
       server.services.jobs.register('always-fails', async () => {
         throw new Error('the cloud is unreachable');

@@ -39,6 +39,8 @@ export interface DryRunRequest {
   importResources: boolean;
   /** The request body; required for RUN and UPDATE, ignored otherwise. */
   archive?: Uint8Array;
+  /** The request's id (X-Request-Id), carried by the dry-run's job onto its log lines. */
+  requestId?: string;
 }
 
 const missing = (parameter: string, message: string): AppError =>
@@ -90,7 +92,7 @@ export class DryRunService {
       compositionText = (await readCompositionArchive(input.archive)).text;
     }
     const id = newId();
-    const job = this.deps.jobs.newJob(DRY_RUN_JOB, { dryRunId: id }, { maxAttempts: 3 });
+    const job = this.deps.jobs.newJob(DRY_RUN_JOB, { dryRunId: id }, { maxAttempts: 3, requestId: input.requestId ?? null });
     const dryRun: DryRun = {
       id,
       command,

@@ -7,6 +7,7 @@ export async function createDryRun(req: Req<'createDryRun'>, { services }: Handl
   const dryRun = await services.dryRuns.request({
     command,
     importResources,
+    requestId: req.requestId,
     ...(process !== undefined && { process }),
     ...(account !== undefined && { account }),
     ...(Buffer.isBuffer(req.body) && { archive: req.body }),
