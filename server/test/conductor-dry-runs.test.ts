@@ -244,16 +244,20 @@ describeEachDatabase(
 
       it('answers as soon as the result is ready, for every client waiting', async () => {
         const id = await requestKill();
-        const started = Date.now();
-        const waiting = Array.from({ length: 50 }, () => call('GET', `/dry-run/${id}?timeout=30`));
-        await new Promise((resolve) => setTimeout(resolve, 300));
-        await runJobs();
-        const finishedAt = Date.now();
-        const answers = await Promise.all(waiting);
-        for (const answer of answers) expect(answer.body).toMatchObject({ status: 'SUCCEEDED', finished_at: server().clock.nowSeconds() });
-        // Woken by the job, not by the once-a-second poll: well before the timeout, and promptly after the result.
-        expect(Date.now() - finishedAt).toBeLessThan(500);
-        expect(Date.now() - started).toBeLessThan(5_000);
+        // The poll for results of other server processes finds nothing here: only the job's own notice can wake them.
+        const polled = jest.spyOn(KyselyDryRunRepository.prototype, 'finishedAmong').mockResolvedValue([]);
+        try {
+          const started = Date.now();
+          const waiting = Array.from({ length: 50 }, () => call('GET', `/dry-run/${id}?timeout=30`));
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          await runJobs();
+          const answers = await Promise.all(waiting);
+          for (const answer of answers) expect(answer.body).toMatchObject({ status: 'SUCCEEDED', finished_at: server().clock.nowSeconds() });
+          // Woken by the job, long before the 30 s timeout would have answered them.
+          expect(Date.now() - started).toBeLessThan(20_000);
+        } finally {
+          polled.mockRestore();
+        }
       });
 
       it('sees a result another server process recorded in the database, within about a second', async () => {
