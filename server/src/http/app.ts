@@ -76,8 +76,19 @@ const HANDLERS: Record<ApiName, object> = {
 
 function bodyParsers(api: ApiName, archiveLimitBytes: number): RequestHandler[] {
   const json = express.json({ limit: JSON_LIMIT, type: 'application/json' });
-  if (api !== 'conductor') return [json];
-  return [json, express.raw({ limit: archiveLimitBytes, type: ['application/x-tar', 'application/octet-stream'] })];
+  if (api !== 'conductor') return [whenBodySent(json)];
+  return [whenBodySent(json), whenBodySent(express.raw({ limit: archiveLimitBytes, type: ['application/x-tar', 'application/octet-stream'] }))];
+}
+
+/**
+ * A body parser run only on requests that send a body, by body-parser's own test (type-is `hasBody`): on the rest
+ * it would find that out itself, after checking whether the request already ended and logging that it skips.
+ */
+function whenBodySent(parser: RequestHandler): RequestHandler {
+  return (req, res, next) => {
+    if (req.headers['transfer-encoding'] !== undefined || !Number.isNaN(Number(req.headers['content-length'] ?? NaN))) return parser(req, res, next);
+    next();
+  };
 }
 
 /** One API mounted at its base path: parse, validate (security first), refuse text no store keeps, dispatch, render errors. */

@@ -35,16 +35,26 @@ export function oncePerRequest(handlers: Record<string, SecurityHandler>): Recor
   );
 }
 
-/** The header each scheme of the document is sent in, as the validator checks it before calling the handler. */
-function headersOfSchemes(api: ApiDocument): Map<string, string> {
-  const schemes = ((api.openapi.components as { securitySchemes?: Record<string, { type: string; in?: string; name?: string; scheme?: string }> } | undefined)
-    ?.securitySchemes ?? {}) as Record<string, { type: string; in?: string; name?: string; scheme?: string }>;
-  const headers = new Map<string, string>();
+type Precondition = (req: Request) => boolean;
+
+/**
+ * What the validator checks of each scheme before it calls the scheme's handler: for HTTP Basic an Authorization
+ * header that names the scheme (in any case, anywhere in it, as the validator looks), for an API key in a header
+ * that header. Schemes of other kinds are not in the map.
+ */
+function preconditionsOfSchemes(api: ApiDocument): Map<string, Precondition> {
+  type Scheme = { type: string; in?: string; name?: string; scheme?: string };
+  const schemes = (api.openapi.components as { securitySchemes?: Record<string, Scheme> } | undefined)?.securitySchemes ?? {};
+  const preconditions = new Map<string, Precondition>();
   for (const [name, scheme] of Object.entries(schemes)) {
-    if (scheme.type === 'http' && scheme.scheme?.toLowerCase() === 'basic') headers.set(name, 'authorization');
-    else if (scheme.type === 'apiKey' && scheme.in === 'header' && scheme.name) headers.set(name, scheme.name.toLowerCase());
+    if (scheme.type === 'http' && scheme.scheme?.toLowerCase() === 'basic') {
+      preconditions.set(name, (req) => req.headers.authorization?.toLowerCase().includes('basic') === true);
+    } else if (scheme.type === 'apiKey' && scheme.in === 'header' && scheme.name) {
+      const header = scheme.name.toLowerCase();
+      preconditions.set(name, (req) => Boolean(req.headers[header]));
+    }
   }
-  return headers;
+  return preconditions;
 }
 
 /**
@@ -56,20 +66,20 @@ export function withPrecompiledSecurity(validator: RequestHandler[], api: ApiDoc
   const index = validator.findIndex((handler) => handler.name === SECURITY_MIDDLEWARE);
   if (index < 0) return validator;
   const original = validator[index]!;
-  const headers = headersOfSchemes(api);
+  const preconditions = preconditionsOfSchemes(api);
   const documentSecurity = api.openapi.security as Requirement[] | undefined;
   // By operation: the handlers (with the header each needs) of its one requirement; null where the fast path
   // does not apply (several requirements, a scheme it does not know).
-  const plans = new Map<object, Array<{ handler: SecurityHandler; header: string }> | null>();
+  const plans = new Map<object, Array<{ handler: SecurityHandler; precondition: Precondition }> | null>();
   const planOf = (operation: { security?: Requirement[] }) => {
     const security = operation.security ?? documentSecurity;
     if (!security || security.length !== 1) return null;
-    const plan: Array<{ handler: SecurityHandler; header: string }> = [];
+    const plan: Array<{ handler: SecurityHandler; precondition: Precondition }> = [];
     for (const name of Object.keys(security[0]!)) {
       const handler = handlers[name];
-      const header = headers.get(name);
-      if (!handler || !header) return null;
-      plan.push({ handler, header });
+      const precondition = preconditions.get(name);
+      if (!handler || !precondition) return null;
+      plan.push({ handler, precondition });
     }
     return plan.length > 0 ? plan : null;
   };
@@ -79,7 +89,7 @@ export function withPrecompiledSecurity(validator: RequestHandler[], api: ApiDoc
     if (!operation || !req.openapi?.openApiRoute) return original(req, res, next);
     let plan = plans.get(operation);
     if (plan === undefined) plans.set(operation, (plan = planOf(operation)));
-    if (!plan || plan.some(({ header }) => !req.headers[header])) return original(req, res, next);
+    if (!plan || !plan.every(({ precondition }) => precondition(req))) return original(req, res, next);
     const passed = plan.length === 1 ? plan[0]!.handler(req).then((ok) => ok === true) : Promise.all(plan.map(({ handler }) => handler(req))).then((all) => all.every((ok) => ok === true));
     return passed.then(
       (ok) => (ok ? next() : original(req, res, next)),
