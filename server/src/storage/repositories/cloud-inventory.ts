@@ -39,15 +39,17 @@ const INSERT_BATCH = 400;
 
 export class KyselyCloudInventoryRepository implements CloudInventoryRepository {
   private readonly byResourceId;
+  private readonly accountByKey;
 
   constructor(private readonly db: Kysely<Database>) {
+    this.accountByKey = prepareQuery(db, (p: { key: string }) => db.selectFrom('cloud_accounts').selectAll().where('account_key', '=', p.key));
     this.byResourceId = prepareQuery(db, (p: { key: string; resourceId: string }) =>
       db.selectFrom('cloud_resources').selectAll().where('account_key', '=', p.key).where('resource_id', '=', p.resourceId),
     );
   }
 
   async getAccount(key: string): Promise<CloudAccountRecord | undefined> {
-    const row = await this.db.selectFrom('cloud_accounts').selectAll().where('account_key', '=', key).executeTakeFirst();
+    const row = await this.accountByKey.first({ key });
     return (
       row && {
         key: row.account_key,

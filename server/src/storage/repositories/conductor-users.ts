@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { ConductorUsersTable, Database } from '../schema.js';
 import type { ConductorUser, ConductorUserRepository } from '../../domain/repositories.js';
+import { prepareQuery } from '../prepared.js';
 
 const userOf = (row: Selectable<ConductorUsersTable>): ConductorUser => ({
   name: row.name,
@@ -10,10 +11,14 @@ const userOf = (row: Selectable<ConductorUsersTable>): ConductorUser => ({
 });
 
 export class KyselyConductorUserRepository implements ConductorUserRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly byName;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.byName = prepareQuery(db, (p: { name: string }) => db.selectFrom('conductor_users').selectAll().where('name', '=', p.name));
+  }
 
   async get(name: string): Promise<ConductorUser | undefined> {
-    const row = await this.db.selectFrom('conductor_users').selectAll().where('name', '=', name).executeTakeFirst();
+    const row = await this.byName.first({ name });
     return row && userOf(row);
   }
 
