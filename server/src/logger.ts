@@ -46,5 +46,5 @@ export function createLogger(options: LoggerOptions): Logger {
  * written just before an exit are not lost.
  */
 function readableOutput(fd: number): DestinationStream {
-  return pretty({ colorize: true, sync: true, destination: fd, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' });
+  return pretty({ colorize: true, sync: true, destination: fd, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true });
 }
