@@ -63,7 +63,10 @@ export function prepareQuery<DB, Args extends Record<string, string | number | n
   };
 
   const direct = directReads.get(db);
+  // Plugins see a query as it is compiled (tests count and refuse queries so): with any, every run compiles anew.
+  const plugged = db.getExecutor().plugins.length > 0;
   const run = async (args: Args): Promise<Row[]> => {
+    if (plugged) return (await db.executeQuery<Row>(build(args).compile())).rows;
     const { query, slots } = compiled ?? compile();
     const parameters = query.parameters.map((parameter, i) => {
       const slot = slots[i];
