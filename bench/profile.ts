@@ -7,8 +7,9 @@ import { pinLoadGenerator, startBenchServer, type CaseName } from './setup.js';
 /**
  * Where the server's time goes under the load of `make bench`: runs the compiled server with --cpu-prof, loads one
  * operation, and prints self time by area (each package under node_modules, the server's own layers, Node itself)
- * and the busiest functions. `tsx bench/profile.ts [one|list|process|console]`; BENCH_SECONDS (default 10),
- * BENCH_DIST as for bench/http.ts; BENCH_PROFILE_OUT=<file> keeps the profile (for Chrome's DevTools).
+ * and the busiest functions, each as a share of the busy time and as time per answer (the sampled window's time
+ * over the answers of the load, so roughly). `tsx bench/profile.ts [one|list|process|console]`; BENCH_SECONDS
+ * (default 10), BENCH_DIST as for bench/http.ts; BENCH_PROFILE_OUT=<file> keeps the profile (for Chrome's DevTools).
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const which = (process.argv[2] ?? 'one') as CaseName;
@@ -26,6 +27,17 @@ interface Profile {
   endTime: number;
 }
 
+/**
+ * A profile shows native code as self time of the JavaScript frame that called it: what the frames handing
+ * statements to better-sqlite3 spend is SQLite reading and building the rows' values, whichever layer calls it.
+ */
+function isSqliteCall(functionName: string, url: string): boolean {
+  return (
+    (functionName === 'executeQuery' && url.endsWith('dialect/sqlite/sqlite-driver.js')) ||
+    (['all', 'run', 'iterate'].includes(functionName) && (url.endsWith('storage/compiled-rows.js') || url.includes('node_modules/better-sqlite3/')))
+  );
+}
+
 /** The package (or the server's layer) a script belongs to. */
 function areaOf(url: string): string {
   if (url === '') return '(native / idle / gc)';
@@ -37,7 +49,8 @@ function areaOf(url: string): string {
   return url;
 }
 
-function summarize(profile: Profile): void {
+/** Prints where the time went; `answers` is how many answers the load got in the sampled window. */
+function summarize(profile: Profile, answers: number): void {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   // Only the samples of the load itself: start-up (spec compilation) and shutdown would skew the shares.
   const from = profile.endTime - (SECONDS + 0.5) * 1e6;
@@ -54,7 +67,7 @@ function summarize(profile: Profile): void {
   for (const [id, micros] of selfMicros) {
     const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
     if (functionName === '(idle)') continue;
-    const area = functionName === '(garbage collector)' ? '(gc)' : areaOf(url);
+    const area = functionName === '(garbage collector)' ? '(gc)' : isSqliteCall(functionName, url) ? 'SQLite (through better-sqlite3)' : areaOf(url);
     areas.set(area, (areas.get(area) ?? 0) + micros);
     const name = `${functionName || '(anonymous)'} ${url.replace(/^.*node_modules\//, '').replace(/^.*\/server\/src\//, 'server/src/')}:${lineNumber + 1}`;
     functions.set(name, (functions.get(name) ?? 0) + micros);
@@ -76,7 +89,7 @@ function summarize(profile: Profile): void {
   const print = (title: string, entries: Map<string, number>, n: number) => {
     console.log(`\n${title}`);
     for (const [name, micros] of [...entries].sort((a, b) => b[1] - a[1]).slice(0, n)) {
-      console.log(`  ${((micros / busy) * 100).toFixed(1).padStart(5)} %  ${name}`);
+      console.log(`  ${((micros / busy) * 100).toFixed(1).padStart(5)} %  ${(micros / answers).toFixed(1).padStart(6)} µs/answer  ${name}`);
     }
   };
   console.log(`busy ${((busy / total) * 100).toFixed(0)} % of ${(total / 1e6).toFixed(1)} s sampled`);
@@ -89,9 +102,11 @@ async function main(): Promise<void> {
   await pinLoadGenerator();
   const profileDir = await mkdtemp(join(tmpdir(), 'bench-profile-'));
   const bench = await startBenchServer(['--cpu-prof', `--cpu-prof-dir=${profileDir}`]);
+  let answers = 0;
   try {
     const { path, connections, headers } = bench.cases[which];
     const result = await autocannon({ url: `${bench.base}${path}`, connections, duration: SECONDS, headers });
+    answers = result.requests.total;
     console.log(`GET ${path} (${connections}c): ${result.requests.average.toFixed(0)} req/s, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}`);
   } finally {
     await bench.stop();
@@ -99,7 +114,7 @@ async function main(): Promise<void> {
   const [file] = (await readdir(profileDir)).filter((name) => name.endsWith('.cpuprofile'));
   if (!file) throw new Error('the server wrote no profile');
   if (process.env.BENCH_PROFILE_OUT) await copyFile(join(profileDir, file), process.env.BENCH_PROFILE_OUT);
-  summarize(JSON.parse(await readFile(join(profileDir, file), 'utf8')) as Profile);
+  summarize(JSON.parse(await readFile(join(profileDir, file), 'utf8')) as Profile, answers);
   await rm(profileDir, { recursive: true, force: true });
 }
 
