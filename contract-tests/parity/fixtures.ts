@@ -322,6 +322,9 @@ export class ServerFixtures {
         await ensureExampleLibrary();
         const target = await newProcess();
         const dryRun = await call('POST', `/dry-run?command=UPDATE&process=${target.fid}`, { archive: await untaggedComposition() });
+        // The example shows the finished dry-run: wait for its result (the rules run on the evaluation threads).
+        const finished = await call('GET', `/dry-run/${dryRun.id}?timeout=60`);
+        if (finished.status !== 'FAILED') throw new Error(`the fixture dry-run ended ${finished.status}, not FAILED`);
         request.path.id = dryRun.id;
       },
       async listProcesses() {
