@@ -7,7 +7,10 @@ import type { ScanService } from './service.js';
 import { silentLog, type Log } from '../log.js';
 import { PeriodicTask } from '../periodic.js';
 
-/** A scan whose job was never queued (the process died between the two writes) is given up after this long. */
+/**
+ * A scan without a job is given up after this long. A scan and its job are now written in one transaction, so only
+ * a scan recorded by an older version (which wrote them apart, and might have died between) can be left so.
+ */
 const UNQUEUED_GRACE_SECONDS = 120;
 const BATCH = 50;
 
