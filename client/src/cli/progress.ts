@@ -40,7 +40,10 @@ export class ProgressLine {
   /** Draws the line now and then every `tickMs`, so the time moves on while a long poll is pending. */
   start(tickMs = 1_000): this {
     this.draw();
-    this.timer = setInterval(() => this.draw(), tickMs);
+    // The n-th tick shows at least n ticks waited: a timer may fire a millisecond early by the wall clock, and the
+    // line would then still show the second before.
+    let ticks = 0;
+    this.timer = setInterval(() => this.draw((ticks += 1) * tickMs), tickMs);
     // The line never keeps the process alive on its own.
     this.timer.unref?.();
     return this;
@@ -51,8 +54,9 @@ export class ProgressLine {
     this.draw();
   }
 
-  draw(): void {
-    let text = `${this.subject}: ${this.state}, ${formatElapsed(this.now() - this.started)}`;
+  /** `atLeastMs`: the time waited shown is never less than this. */
+  draw(atLeastMs = 0): void {
+    let text = `${this.subject}: ${this.state}, ${formatElapsed(Math.max(this.now() - this.started, atLeastMs))}`;
     const width = this.stream.columns;
     if (width !== undefined && width > 1 && text.length >= width) text = `${text.slice(0, width - 2)}…`;
     this.stream.write(`${REDRAW}${text}`);
