@@ -129,7 +129,8 @@ export interface NotificationRepository {
   delete(orgId: string, id: string): Promise<boolean>;
   /**
    * Records one attempt and its outcome on the notification: last_delivery_at moves to the attempt, last_error
-   * becomes `lastError` unless that is undefined (kept). False when this attempt was recorded already.
+   * becomes `lastError` unless that is undefined (kept). False, and nothing recorded, when this attempt was
+   * recorded already, when it is a success and the delivery has one already, or when the notification is gone.
    */
   recordAttempt(attempt: DeliveryAttempt, lastError: string | null | undefined): Promise<boolean>;
   /** Newest first. */

@@ -145,7 +145,21 @@ export class KyselyNotificationRepository implements NotificationRepository {
   }
 
   async recordAttempt(attempt: DeliveryAttempt, lastError: string | null | undefined): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
+    return lockedTransaction(this.db, async (trx, forUpdate) => {
+      // A delivery succeeds once. A worker whose lease ran out while it was sending, or the one that retried after
+      // a worker was killed between recording and finishing the job, may also have sent it: only the first success
+      // is recorded. The notification's row is locked first, so two such workers take turns here.
+      const notification = await forUpdate(trx.selectFrom('notifications').select('id').where('id', '=', attempt.notificationId)).executeTakeFirst();
+      if (!notification) return false;
+      if (attempt.status === 'succeeded') {
+        const earlier = await trx
+          .selectFrom('notification_deliveries')
+          .select('id')
+          .where('delivery_id', '=', attempt.deliveryId)
+          .where('status', '=', 'succeeded')
+          .executeTakeFirst();
+        if (earlier) return false;
+      }
       const inserted = await trx
         .insertInto('notification_deliveries')
         .values({
