@@ -23,6 +23,7 @@ import { adminQuery } from '../server/test/postgres.js';
  *
  * BENCH_LARGE_ACCOUNT sets the scan's size (default 150000); BENCH_DIST the compiled server (default dist/, what
  * `make build` writes). Without a build there, the server runs from source under tsx, and says so.
+ * BENCH_SERVER_NODE_ARGS adds arguments to the server's node (e.g. `--cpu-prof --cpu-prof-dir=/tmp/profile`).
  */
 const LARGE = Number(process.env.BENCH_LARGE_ACCOUNT ?? 150_000);
 const SAMPLE_EVERY_MS = 20;
@@ -117,7 +118,7 @@ async function measure(store: 'sqlite' | 'postgres'): Promise<Row> {
     const port = await freePort();
     const server = start(
       process.execPath,
-      script,
+      [...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), ...script],
       {
         ...process.env,
         DATABASE_URL: database.url,

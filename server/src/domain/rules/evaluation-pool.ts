@@ -22,6 +22,12 @@ const IDLE_MS = 60_000;
  * rules that pass on a quiet machine run over their budget.
  */
 const NICE_INCREMENT = 5;
+/**
+ * A worker's young generation, in MiB. An evaluation allocates little that outlives its document, so a small
+ * nursery costs no time; V8's default (up to 48 MiB per thread) added some 35 MiB to the server's peak RSS during
+ * a 150 000-resource scan.
+ */
+const WORKER_YOUNG_GENERATION_MB = 8;
 
 export const defaultThreads = (): number => Math.max(1, availableParallelism() - 1);
 
@@ -78,6 +84,7 @@ export class EvaluationPool {
       maxThreads: this.threads,
       idleTimeout: IDLE_MS,
       niceIncrement: NICE_INCREMENT,
+      resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
       ...(FROM_SOURCE && { execArgv: ['--import', 'tsx'] }),
     });
     return this.pool.run(task);

@@ -6,7 +6,7 @@ import { diffAttributes } from '../events/diff.js';
 import type { Change, ComplianceDiff, Event, RuleChange } from '../events/types.js';
 import { newId } from '../ids.js';
 import type { ResourceDocument } from '../rules/engine.js';
-import type { EvaluationPool } from '../rules/evaluation-pool.js';
+import type { EvaluationPool, ScanBatchEvaluation } from '../rules/evaluation-pool.js';
 import { holdLease, LeaseLostError } from '../jobs/queue.js';
 import { yieldToEventLoop } from '../yield.js';
 import type { EnvironmentRepository, EventRepository, ScanRepository, ScanResultRepository } from '../repositories.js';
@@ -28,8 +28,8 @@ export interface ScanRunnerDeps {
 }
 
 const PAGE = 1000;
-/** Scanned resources written per statement batch; small enough that one write holds the request thread briefly. */
-const WRITE_SLICE = 250;
+/** Scanned resources written per statement batch; small enough that one write holds the request thread ~2 ms. */
+const WRITE_SLICE = 100;
 
 /** The cloud account a scan surveys, and how. */
 export function surveyScope(env: Environment): SurveyScope {
@@ -51,6 +51,14 @@ export function surveyScope(env: Environment): SurveyScope {
     regions: regions.includes(ALL) ? '*' : regions,
     types: env.surveyResourceTypes,
   };
+}
+
+/** A batch of listed resources whose rules are being evaluated in the worker threads. */
+interface BatchInFlight {
+  resources: ResourceDocument[];
+  /** The resources as JSON text, as the worker threads read them and the results store them. */
+  documents: string[];
+  evaluation: Promise<ScanBatchEvaluation>;
 }
 
 /** Counters kept while resources stream by; the results themselves go to the database batch by batch. */
@@ -156,6 +164,9 @@ export class ScanRunner {
 
     const tally = new Tally();
     const typeErrors: ResourceTypeError[] = [];
+    // Two batches at a time: while the worker threads evaluate one, the request thread writes the results of the
+    // one before and reads the next, so neither waits on the other.
+    let inFlight: BatchInFlight | null = null;
     for await (const batch of this.deps.cloud.listResources(surveyScope(env))) {
       if (batch.kind === 'type-error') {
         typeErrors.push({ resourceType: batch.type, message: batch.message });
@@ -164,52 +175,13 @@ export class ScanRunner {
       // Reading the page held the request thread (SQLite reads synchronously): let waiting requests in first.
       await yieldToEventLoop();
       const documents = batch.resources.map((document) => JSON.stringify(document));
-      const { misses, evaluated } = await this.deps.evaluation.scanBatch(specs, ruleIndexesByType, documents);
-      const failedRules = new Array<number>(documents.length).fill(0);
-      const failedFamilies = new Map<number, Set<string>>();
-      const findings: Finding[] = [];
-      for (const [index, count] of evaluated.entries()) if (count > 0) tally.ruleEvaluated.set(rules[index]!.id, (tally.ruleEvaluated.get(rules[index]!.id) ?? 0) + count);
-      for (const miss of misses) {
-        const rule = rules[miss.rule]!;
-        const document = batch.resources[miss.document]!;
-        failedRules[miss.document]! += 1;
-        Tally.bump(tally.ruleFailed, rule.id);
-        const families = failedFamilies.get(miss.document) ?? new Set<string>();
-        for (const family of rule.families) families.add(family);
-        failedFamilies.set(miss.document, families);
-        findings.push({
-          ruleId: rule.id,
-          resourceId: document.id,
-          resourceType: document.type,
-          result: miss.result,
-          message: miss.result === 'FAIL' ? rule.message : `the rule could not be evaluated: ${miss.message}`,
-        });
-      }
-      const resources: ScannedResource[] = batch.resources.map((document, index) => {
-        const failed = failedRules[index]!;
-        tally.total += 1;
-        if (failed > 0) tally.noncompliant += 1;
-        const typeResult = tally.types.get(document.type) ?? { resourceType: document.type, total: 0, noncompliant: 0 };
-        typeResult.total += 1;
-        if (failed > 0) typeResult.noncompliant += 1;
-        tally.types.set(document.type, typeResult);
-        for (const [family, types] of familyTypes) {
-          if (!types.has(document.type)) continue;
-          Tally.bump(tally.familyEvaluated, family);
-          if (failedFamilies.get(index)?.has(family)) Tally.bump(tally.familyNoncompliant, family);
-        }
-        return { resourceId: document.id, resourceType: document.type, document: documents[index]!, failedRules: failed };
-      });
-      // A slice at a time, letting waiting requests in between: on SQLite every write completes synchronously,
-      // holding the request thread for as long as it takes.
-      await lease();
-      for (let start = 0; start < resources.length; start += WRITE_SLICE) {
-        const slice = resources.slice(start, start + WRITE_SLICE);
-        const ids = new Set(slice.map((r) => r.resourceId));
-        await this.deps.results.addBatch(scan.id, slice, findings.filter((f) => ids.has(f.resourceId)));
-        await yieldToEventLoop();
-      }
+      const evaluation = this.deps.evaluation.scanBatch(specs, ruleIndexesByType, documents);
+      // Awaited once the batch before is written; until then a failure must not count as unhandled.
+      evaluation.catch(() => undefined);
+      if (inFlight) await this.record(scan.id, rules, familyTypes, tally, inFlight, lease);
+      inFlight = { resources: batch.resources, documents, evaluation };
     }
+    if (inFlight) await this.record(scan.id, rules, familyTypes, tally, inFlight, lease);
 
     const surveyed = new Set(env.surveyResourceTypes);
     const unlisted = new Set(typeErrors.map((e) => e.resourceType));
@@ -252,6 +224,55 @@ export class ScanRunner {
       families,
     };
     return { summary, typeErrors };
+  }
+
+  /** Counts a batch's outcomes and writes its results, a slice at a time. */
+  private async record(scanId: string, rules: ActiveRule[], familyTypes: Map<string, Set<string>>, tally: Tally, batch: BatchInFlight, lease: () => Promise<void>): Promise<void> {
+    const { misses, evaluated } = await batch.evaluation;
+    const failedRules = new Array<number>(batch.documents.length).fill(0);
+    const failedFamilies = new Map<number, Set<string>>();
+    const findings: Finding[] = [];
+    for (const [index, count] of evaluated.entries()) if (count > 0) tally.ruleEvaluated.set(rules[index]!.id, (tally.ruleEvaluated.get(rules[index]!.id) ?? 0) + count);
+    for (const miss of misses) {
+      const rule = rules[miss.rule]!;
+      const document = batch.resources[miss.document]!;
+      failedRules[miss.document]! += 1;
+      Tally.bump(tally.ruleFailed, rule.id);
+      const families = failedFamilies.get(miss.document) ?? new Set<string>();
+      for (const family of rule.families) families.add(family);
+      failedFamilies.set(miss.document, families);
+      findings.push({
+        ruleId: rule.id,
+        resourceId: document.id,
+        resourceType: document.type,
+        result: miss.result,
+        message: miss.result === 'FAIL' ? rule.message : `the rule could not be evaluated: ${miss.message}`,
+      });
+    }
+    const resources: ScannedResource[] = batch.resources.map((document, index) => {
+      const failed = failedRules[index]!;
+      tally.total += 1;
+      if (failed > 0) tally.noncompliant += 1;
+      const typeResult = tally.types.get(document.type) ?? { resourceType: document.type, total: 0, noncompliant: 0 };
+      typeResult.total += 1;
+      if (failed > 0) typeResult.noncompliant += 1;
+      tally.types.set(document.type, typeResult);
+      for (const [family, types] of familyTypes) {
+        if (!types.has(document.type)) continue;
+        Tally.bump(tally.familyEvaluated, family);
+        if (failedFamilies.get(index)?.has(family)) Tally.bump(tally.familyNoncompliant, family);
+      }
+      return { resourceId: document.id, resourceType: document.type, document: batch.documents[index]!, failedRules: failed };
+    });
+    // A slice at a time, letting waiting requests in between: on SQLite every write completes synchronously,
+    // holding the request thread for as long as it takes.
+    await lease();
+    for (let start = 0; start < resources.length; start += WRITE_SLICE) {
+      const slice = resources.slice(start, start + WRITE_SLICE);
+      const ids = new Set(slice.map((r) => r.resourceId));
+      await this.deps.results.addBatch(scanId, slice, findings.filter((f) => ids.has(f.resourceId)));
+      await yieldToEventLoop();
+    }
   }
 
   /**
