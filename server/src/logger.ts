@@ -30,7 +30,10 @@ const REDACTED = [
 export function createLogger(options: LoggerOptions): Logger {
   const fd = options.output === 'stderr' ? 2 : 1;
   const terminal = (fd === 2 ? process.stderr : process.stdout).isTTY;
-  const destination = options.destination ?? (terminal ? readableOutput(fd) : pino.destination({ dest: fd, sync: true }));
+  // JSON lines are written asynchronously: lines logged while a write is under way go out together in the next,
+  // and the request thread never waits on the pipe (a write per request cost ~25 µs of its ~300). pino writes what
+  // is left on exit; only a process killed outright (SIGKILL) can lose the lines of its last moments.
+  const destination = options.destination ?? (terminal ? readableOutput(fd) : pino.destination({ dest: fd, sync: false }));
   return pino(
     {
       level: options.level,

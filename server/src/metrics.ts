@@ -96,9 +96,21 @@ export class Metrics implements JobMetrics {
     });
   }
 
+  /**
+   * The request histogram's series by api, operationId and status. prom-client checks and hashes the labels on
+   * every observation; the series are few (operations × statuses), so each is looked up once.
+   */
+  private readonly requestSeries = new Map<string, { observe(seconds: number): void }>();
+
   /** One finished API request (status 0: the client closed the connection before the answer was sent). */
   requestFinished(api: ApiName, operationId: string, status: number, seconds: number): void {
-    this.requestDuration.observe({ api, operation_id: operationId, status: status === 0 ? 'aborted' : status }, seconds);
+    const key = `${api} ${operationId} ${status}`;
+    let series = this.requestSeries.get(key);
+    if (!series) {
+      series = this.requestDuration.labels({ api, operation_id: operationId, status: status === 0 ? 'aborted' : status });
+      this.requestSeries.set(key, series);
+    }
+    series.observe(seconds);
   }
 
   attemptStarted(kind: string): void {
