@@ -10,6 +10,8 @@ import * as conductorAccess from './0008_conductor_access.js';
 import * as signInAttempts from './0009_sign_in_attempts.js';
 import * as creationOrder from './0010_creation_order.js';
 import * as jobRequestIds from './0011_job_request_ids.js';
+import * as environmentOrders from './0012_environment_orders.js';
+import * as listOrders from './0013_list_orders.js';
 
 /** Every migration, in order. Names sort in the order they must run; never rename or edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +26,6 @@ export const migrations: Record<string, Migration> = {
   '0009_sign_in_attempts': signInAttempts,
   '0010_creation_order': creationOrder,
   '0011_job_request_ids': jobRequestIds,
+  '0012_environment_orders': environmentOrders,
+  '0013_list_orders': listOrders,
 };
