@@ -552,6 +552,45 @@ async function waitFor(what: string, ready: () => Promise<boolean>, timeoutMs = 
   }
 }
 
+/**
+ * Polls the jobs closely until the request that queues them was answered and the work `settled`; answers how long
+ * some job was seen running (0: never seen).
+ */
+async function leaseHeldMs(db: Kysely<Database>, requested: Promise<unknown>, settled: () => Promise<boolean>): Promise<number> {
+  let answered = false;
+  void requested.then(() => (answered = true));
+  let first: number | undefined;
+  let last = 0;
+  const deadline = Date.now() + SETTLE_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    const wasAnswered = answered;
+    const running = (await busyJobs(db)).some((j) => j.status === 'running');
+    if (running) last = Date.now();
+    if (running && first === undefined) first = last;
+    if (!running && wasAnswered && (await settled())) break;
+    await sleep(1);
+  }
+  return first === undefined ? 0 : last - first;
+}
+
+/**
+ * Polls the jobs closely until one is running. False when none is within `timeoutMs`, or when none is left once
+ * the request that queues them was answered: the run's jobs finished between two looks.
+ */
+async function leaseTaken(db: Kysely<Database>, requested: Promise<unknown>, timeoutMs: number): Promise<boolean> {
+  let answered = false;
+  void requested.then(() => (answered = true));
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const wasAnswered = answered;
+    const busy = await busyJobs(db);
+    if (busy.some((j) => j.status === 'running')) return true;
+    if (wasAnswered && busy.length === 0) return false;
+    await sleep(1);
+  }
+  return false;
+}
+
 /** Everything the domain holds unfinished, to say what a run that never settles is waiting for. */
 async function unfinishedWork(db: Kysely<Database>) {
   return {
@@ -636,16 +675,24 @@ async function faultMatrix(target: Target, kind: Kind): Promise<{ kills: number;
     await kind.setup(ctx);
     await untilSettled('the setup to finish');
     phase('set up');
-    // One run without a fault measures the window the kills are spread over: from the request to the work done.
+    // One run without a fault measures the window the kills are spread over, from the request to the work done,
+    // and how long a job of it holds a lease.
     const calibrationStart = Date.now();
-    await kind.begin(ctx, -1).catch(() => undefined);
+    const calibration = kind.begin(ctx, -1).catch(() => undefined);
+    const runningMs = Math.max(5, await leaseHeldMs(db, calibration, settled));
+    await calibration;
     await untilSettled('the calibration run');
     const windowMs = Math.max(50, Date.now() - calibrationStart);
-    phase(`calibrated: ${windowMs} ms`);
+    phase(`calibrated: ${windowMs} ms, a lease held ${runningMs} ms`);
 
     for (let i = 0; i < RUNS; i += 1) {
       const work = kind.begin(ctx, i).catch(() => undefined);
-      await sleep(Math.floor(rng.next() * windowMs * 1.2));
+      const delay = rng.next();
+      // On two servers every other kill falls while a job of the run holds its lease, so that the survivor's
+      // takeover is exercised on every run of the suite, not only when a point in the whole window happens to
+      // land on the (often short) part of it a job runs in; the others fall anywhere in the window.
+      const aimed = target.servers === 2 && i % 2 === 1 && (await leaseTaken(db, work, windowMs * 4 + 2_000));
+      await sleep(Math.floor(aimed ? delay * runningMs : delay * windowMs * 1.2));
       if (target.servers === 1) {
         await servers[0]!.kill();
         kills += 1;
