@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, it } from '@jest/globals';
+import { NOTIFICATION_DELIVERY_JOB } from '../src/domain/notifications/service.js';
 import { SCAN_JOB } from '../src/domain/scans/service.js';
 import { createEnvironment, runScan } from './compliance.js';
 import { describeEachDatabase } from './databases.js';
@@ -56,6 +57,28 @@ describeEachDatabase(
       expect(received).toBe(1);
       const deliveries = await server.request('GET', `/v0/notifications/${created.body.notification_id}/deliveries`);
       expect(deliveries.body.items.map((d: any) => [d.scan_id, d.status])).toEqual([[second.id, 'succeeded']]);
+    });
+
+    it('a delivery job run again after its success was recorded (its worker died before finishing the job) sends nothing', async () => {
+      const env = await createEnvironment(server);
+      const first = await runScan(server, env.id);
+      await server.request('PATCH', `/v0/environments/${env.id}`, { body: { baseline_id: first.id } });
+      const created = await server.request('POST', '/v0/notifications', {
+        body: { name: 'drift', events: ['drift'], environments: [env.id], webhook_url: url, webhook_secret: 'a-secret-of-sixteen-chars' },
+      });
+      expect(created.status, created.text).toBe(201);
+      await runScan(server, env.id);
+      while (await server.services.jobs.runOnce());
+      expect(received).toBe(1);
+
+      // The job's own row still says running, as a worker killed after recording the success leaves it.
+      const { db } = server.services.database;
+      const job = await db.selectFrom('jobs').select('id').where('kind', '=', NOTIFICATION_DELIVERY_JOB).executeTakeFirstOrThrow();
+      await db.updateTable('jobs').set({ status: 'queued', run_at: 0, lease_owner: null }).where('id', '=', job.id).execute();
+      while (await server.services.jobs.runOnce());
+      expect(received).toBe(1);
+      const deliveries = await server.request('GET', `/v0/notifications/${created.body.notification_id}/deliveries`);
+      expect(deliveries.body.items.map((d: any) => d.status)).toEqual(['succeeded']);
     });
   },
   'suite',

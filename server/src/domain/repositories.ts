@@ -133,6 +133,8 @@ export interface NotificationRepository {
    * recorded already, when it is a success and the delivery has one already, or when the notification is gone.
    */
   recordAttempt(attempt: DeliveryAttempt, lastError: string | null | undefined): Promise<boolean>;
+  /** Whether an attempt of the delivery was recorded as succeeded. */
+  deliverySucceeded(deliveryId: string): Promise<boolean>;
   /** Newest first. */
   listAttempts(notificationId: string, page: PageRequest): Promise<Page<DeliveryAttempt>>;
 }

@@ -181,6 +181,9 @@ export class NotificationService {
     if (!notification) return;
     const env = await this.deps.environments.get(job.orgId, job.environmentId);
     if (!env) return;
+    // A retry of a delivery whose worker was killed (or lost its lease) after the send was recorded: sent already.
+    // Only a worker stopped between the send and its record still sends twice; receivers dedupe on the delivery id.
+    if (await this.deps.notifications.deliverySucceeded(run.id)) return;
 
     let target: string;
     let outcome: SendOutcome;
@@ -224,7 +227,6 @@ export class NotificationService {
     if (!outcome.ok) throw new Error(`${job.transport} delivery failed: ${outcome.error}`);
   }
 
-  /** Checks the input and resolves it into the settings of a notification. */
   /**
    * The settings a create or a PUT asks for, checked. The webhook secret depends on the stored one (an absent
    * webhook_secret keeps it), so `withSecret` completes them once that is known.

@@ -190,6 +190,16 @@ export class KyselyNotificationRepository implements NotificationRepository {
     });
   }
 
+  async deliverySucceeded(deliveryId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('notification_deliveries')
+      .select('id')
+      .where('delivery_id', '=', deliveryId)
+      .where('status', '=', 'succeeded')
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   async listAttempts(notificationId: string, page: PageRequest): Promise<Page<DeliveryAttempt>> {
     const rows = await this.db
       .selectFrom('notification_deliveries')
