@@ -269,8 +269,9 @@ async function scansAreSettled(db: Kysely<Database>, driftRate: number): Promise
   expect(await db.selectFrom('scans').select(['id', 'environment_id']).where('status', '=', 'IN_PROGRESS').execute()).toEqual([]);
   const environments = await db.selectFrom('environments').select(['id', 'last_scan_id', 'scan_status', 'provider_options', 'survey_resource_types']).execute();
   for (const env of environments) {
-    const newest = await db.selectFrom('scans').select(['id', 'status']).where('environment_id', '=', env.id).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
-    // The environment shows its newest scan and how it ended.
+    const newest = await db.selectFrom('scans').select(['id', 'status']).where('environment_id', '=', env.id).orderBy('created_seq', 'desc').limit(1).executeTakeFirst();
+    // The environment shows its newest scan (the last created: scans started in one second share created_at) and
+    // how it ended.
     expect({ env: env.id, last_scan_id: env.last_scan_id, scan_status: env.scan_status }).toEqual({ env: env.id, last_scan_id: newest?.id ?? null, scan_status: newest?.status ?? null });
   }
   // One result set per scan: the resources it stored are the ones its summary counts, each once.
