@@ -388,6 +388,21 @@ describeEachDatabase('environments API', (db) => {
       expect(latest.body.items.map((s: { id: string }) => s.id)).toEqual([started.at(-1)]);
     });
 
+    it('lists every change at once: an edit, a scan starting and ending, a deletion', async () => {
+      const env = await create(providerA({ name: 'listed' }));
+      const listed = async () => (await server.request('GET', '/v0/environments')).body.items.map((e: any) => [e.name, e.scan_status, e.last_scan_at]);
+      expect(await listed()).toEqual([['listed', null, null]]);
+      await server.request('PATCH', `/v0/environments/${env.id}`, { body: { name: 'renamed' } });
+      expect(await listed()).toEqual([['renamed', null, null]]);
+      const started = await server.request('POST', `/v0/scans?environment_id=${env.id}`);
+      expect(started.status, started.text).toBe(201);
+      expect(await listed()).toEqual([['renamed', 'IN_PROGRESS', started.body.created_at]]);
+      while (await server.services.jobs.runOnce());
+      expect(await listed()).toEqual([['renamed', 'SUCCESS', started.body.created_at]]);
+      await server.request('DELETE', `/v0/environments/${env.id}`);
+      expect(await listed()).toEqual([]);
+    });
+
     it('filters the list by the query search terms', async () => {
       await create(providerA({ name: 'prod-east' }));
       await create({ name: 'analytics', provider: 'provider_b', provider_options: { provider_b: { subscription_id: SUBSCRIPTION } } });

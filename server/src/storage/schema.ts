@@ -44,6 +44,8 @@ export interface EnvironmentsTable {
   /** Insertion order (migration 0010), breaking ties of `created_at`; assigned by the database. */
   created_seq: Generated<number>;
   updated_at: number;
+  /** Drawn anew by every write of the row (migration 0014): what a kept copy of the row is checked against. */
+  version: number;
 }
 
 export interface ScansTable {

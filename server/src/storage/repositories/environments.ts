@@ -1,4 +1,6 @@
-import { sql, type Expression, type Kysely, type Selectable, type SqlBool } from 'kysely';
+import { randomInt } from 'node:crypto';
+import { sql, type Expression, type Kysely, type Selectable, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import { lockedTransaction } from './locking.js';
 import { prepareQuery, type PreparedQuery } from '../prepared.js';
 import type { Change } from '../../domain/repositories.js';
@@ -33,7 +35,7 @@ function toEnvironment(row: Row): Environment {
   };
 }
 
-function toRow(env: Environment): Omit<Row, 'created_seq'> {
+function toRow(env: Environment): Omit<Row, 'created_seq' | 'version'> {
   return {
     id: env.id,
     org_id: env.orgId,
@@ -70,13 +72,55 @@ function contains(column: 'name' | 'id' | 'provider_options', term: string): Exp
   return sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
 }
 
+/** A new version for a row being written; part of every write of an environment row (migration 0014). */
+export const newVersion = (): number => randomInt(1, 2 ** 48);
+
+/** An environment shared between pages: frozen, so that no reader can change what the next one gets. */
+function frozen(env: Environment): Environment {
+  for (const value of Object.values(env)) if (typeof value === 'object' && value !== null) Object.freeze(value);
+  for (const value of Object.values(env.access)) if (Array.isArray(value)) Object.freeze(value);
+  return Object.freeze(env);
+}
+
+/** How many environments a process keeps as it last read them, for later pages (about 1 KB each). */
+const REMEMBERED_ENVIRONMENTS = 10_000;
+
 const DIRECTIONS = ['asc', 'desc'] as const satisfies readonly SortDirection[];
 type PageArgs = { orgId: string; limit: number; offset: number };
+type Versioned = { id: string; version: number };
+type EnvironmentsQuery<O> = SelectQueryBuilder<Database, 'environments', O>;
+
+const isUnfiltered = ({ within, ...terms }: EnvironmentFilter): boolean =>
+  within === undefined && Object.values(terms).every((values) => values === undefined || values.length === 0);
+
+/** `query` narrowed to the environments the filter matches. */
+function matching<O>(query: EnvironmentsQuery<O>, filter: EnvironmentFilter): EnvironmentsQuery<O> {
+  if (filter.within) query = query.where('id', 'in', filter.within);
+  if (filter.provider?.length) query = query.where('provider', 'in', filter.provider);
+  if (filter.status?.length) query = query.where('scan_status', 'in', filter.status);
+  for (const term of filter.name ?? []) query = query.where(contains('name', term));
+  for (const term of filter.id ?? []) query = query.where(contains('id', term));
+  for (const term of filter.arn ?? []) query = query.where(contains('provider_options', term));
+  for (const term of filter.text ?? []) query = query.where((eb) => eb.or([contains('name', term), contains('id', term)]));
+  return query;
+}
+
+/** A page of `query` in an order, creation breaking ties. */
+function inOrder<O>(query: EnvironmentsQuery<O>, order: { by: EnvironmentOrder; direction: SortDirection }, page: { limit: number; offset: number }) {
+  return query.orderBy(order.by, order.direction).orderBy('created_seq', order.direction).limit(page.limit).offset(page.offset);
+}
 
 export class KyselyEnvironmentRepository implements EnvironmentRepository {
   private readonly byId;
-  /** An unfiltered page in each order: what the environments list asks for unless it searches. */
-  private readonly pages: Map<string, PreparedQuery<PageArgs, Row>>;
+  /** The ids and versions of an unfiltered page in each order: what the environments list asks for unless it searches. */
+  private readonly pages: Map<string, PreparedQuery<PageArgs, Versioned>>;
+  /**
+   * Environments as this process last read them for a page, with the version read. A page reads the ids and
+   * versions of its rows and then only the rows whose version is not the one kept here: reading and parsing all
+   * of a row's columns was most of a page's time, and rows change far less often than they are listed. Correct
+   * across processes sharing a database, since every write of a row draws a new version in the same statement.
+   */
+  private readonly remembered = new LRUCache<string, { version: number; environment: Environment }>({ max: REMEMBERED_ENVIRONMENTS });
 
   constructor(private readonly db: Kysely<Database>) {
     this.byId = prepareQuery(db, (p: { id: string; orgId: string }) => db.selectFrom('environments').selectAll().where('id', '=', p.id).where('org_id', '=', p.orgId));
@@ -84,17 +128,10 @@ export class KyselyEnvironmentRepository implements EnvironmentRepository {
       ENVIRONMENT_ORDER.flatMap((by) =>
         DIRECTIONS.map((direction) => [
           `${by} ${direction}`,
-          prepareQuery(db, (p: PageArgs) =>
-            this.pageQuery(p.orgId, { by, direction }).limit(p.limit).offset(p.offset),
-          ),
+          prepareQuery(db, (p: PageArgs) => inOrder(db.selectFrom('environments').select(['id', 'version']).where('org_id', '=', p.orgId), { by, direction }, p)),
         ]),
       ),
     );
-  }
-
-  /** The environments of an organization in an order, creation breaking ties; without limit and offset. */
-  private pageQuery(orgId: string, order: { by: EnvironmentOrder; direction: SortDirection }) {
-    return this.db.selectFrom('environments').selectAll().where('org_id', '=', orgId).orderBy(order.by, order.direction).orderBy('created_seq', order.direction);
   }
 
   async list(
@@ -103,35 +140,41 @@ export class KyselyEnvironmentRepository implements EnvironmentRepository {
     order: { by: EnvironmentOrder; direction: SortDirection },
     filter: EnvironmentFilter,
   ): Promise<Page<Environment>> {
-    const { within, ...terms } = filter;
-    const unfiltered = within === undefined && Object.values(terms).every((values) => values === undefined || values.length === 0);
-    const prepared = unfiltered ? this.pages.get(`${order.by} ${order.direction}`) : undefined;
-    if (prepared) {
-      // One row past the page tells whether another page exists without counting the whole table.
-      const rows = await prepared.rows({ orgId, limit: page.limit + 1, offset: page.offset });
-      return { items: rows.slice(0, page.limit).map(toEnvironment), hasMore: rows.length > page.limit };
-    }
-    let query = this.db.selectFrom('environments').selectAll().where('org_id', '=', orgId);
-    if (filter.within) {
-      if (filter.within.length === 0) return { items: [], hasMore: false };
-      query = query.where('id', 'in', filter.within);
-    }
-    if (filter.provider?.length) query = query.where('provider', 'in', filter.provider);
-    if (filter.status?.length) query = query.where('scan_status', 'in', filter.status);
-    for (const term of filter.name ?? []) query = query.where(contains('name', term));
-    for (const term of filter.id ?? []) query = query.where(contains('id', term));
-    for (const term of filter.arn ?? []) query = query.where(contains('provider_options', term));
-    for (const term of filter.text ?? []) {
-      query = query.where((eb) => eb.or([contains('name', term), contains('id', term)]));
-    }
+    if (filter.within?.length === 0) return { items: [], hasMore: false };
     // One row past the page tells whether another page exists without counting the whole table.
-    const rows = await query
-      .orderBy(order.by, order.direction)
-      .orderBy('created_seq', order.direction)
-      .limit(page.limit + 1)
-      .offset(page.offset)
-      .execute();
+    const args = { orgId, limit: page.limit + 1, offset: page.offset };
+    const prepared = isUnfiltered(filter) ? this.pages.get(`${order.by} ${order.direction}`) : undefined;
+    const versions = prepared
+      ? await prepared.rows(args)
+      : await inOrder(matching(this.db.selectFrom('environments').select(['id', 'version']).where('org_id', '=', orgId), filter), order, args).execute();
+    const items = await this.atVersions(orgId, versions.slice(0, page.limit));
+    if (items) return { items, hasMore: versions.length > page.limit };
+    // A row of the page was written or deleted between the two reads: the page is read again, whole, at once.
+    const rows = await inOrder(matching(this.db.selectFrom('environments').selectAll().where('org_id', '=', orgId), filter), order, args).execute();
     return { items: rows.slice(0, page.limit).map(toEnvironment), hasMore: rows.length > page.limit };
+  }
+
+  /** The environments of `wanted`, each at its version: kept ones as they are, the rest read; undefined if one has moved on. */
+  private async atVersions(orgId: string, wanted: readonly Versioned[]): Promise<Environment[] | undefined> {
+    const items: Environment[] = new Array<Environment>(wanted.length);
+    const missing: string[] = [];
+    wanted.forEach((row, i) => {
+      const kept = this.remembered.get(row.id);
+      if (kept?.version === row.version) items[i] = kept.environment;
+      else missing.push(row.id);
+    });
+    if (missing.length === 0) return items;
+    const read = await this.db.selectFrom('environments').selectAll().where('org_id', '=', orgId).where('id', 'in', missing).execute();
+    const rows = new Map(read.map((row) => [row.id, row]));
+    for (const [i, { id, version }] of wanted.entries()) {
+      if (items[i]) continue;
+      const row = rows.get(id);
+      if (row?.version !== version) return undefined;
+      const environment = frozen(toEnvironment(row));
+      this.remembered.set(id, { version, environment });
+      items[i] = environment;
+    }
+    return items;
   }
 
   async get(orgId: string, id: string): Promise<Environment | undefined> {
@@ -140,7 +183,7 @@ export class KyselyEnvironmentRepository implements EnvironmentRepository {
   }
 
   async insert(env: Environment): Promise<void> {
-    await this.db.insertInto('environments').values(toRow(env)).execute();
+    await this.db.insertInto('environments').values({ ...toRow(env), version: newVersion() }).execute();
   }
 
   async modify(orgId: string, id: string, change: Change<Environment>): Promise<Environment | undefined> {
@@ -160,7 +203,7 @@ export class KyselyEnvironmentRepository implements EnvironmentRepository {
       } = toRow(next);
       await trx
         .updateTable('environments')
-        .set({ ...changes, schedule_anchor_at: laterOf('schedule_anchor_at', anchor) })
+        .set({ ...changes, schedule_anchor_at: laterOf('schedule_anchor_at', anchor), version: newVersion() })
         .where('id', '=', id)
         .where('org_id', '=', orgId)
         .execute();
@@ -175,6 +218,7 @@ export class KyselyEnvironmentRepository implements EnvironmentRepository {
         last_scan_id: scan.scanId,
         last_scan_at: scan.startedAt,
         scan_status: scan.status,
+        version: newVersion(),
         ...(scan.finishedAt !== undefined && { schedule_anchor_at: laterOf('schedule_anchor_at', scan.finishedAt) }),
       })
       .where('id', '=', environmentId)

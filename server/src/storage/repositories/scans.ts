@@ -3,6 +3,7 @@ import type { ScanStatus } from '../../domain/environments/types.js';
 import type { ResourceSummary, ResourceTypeError, Scan } from '../../domain/scans/types.js';
 import type { Database, ScansTable } from '../schema.js';
 import type { Job, Page, PageRequest, ScanFilter, ScanRepository, SortDirection } from '../../domain/repositories.js';
+import { newVersion } from './environments.js';
 import { jobRow } from './jobs.js';
 import { prepareQuery } from '../prepared.js';
 
@@ -66,7 +67,7 @@ export class KyselyScanRepository implements ScanRepository {
         await trx.insertInto('scans').values(toRow(scan)).execute();
         await trx
           .updateTable('environments')
-          .set({ last_scan_id: scan.id, last_scan_at: scan.createdAt, scan_status: scan.status })
+          .set({ last_scan_id: scan.id, last_scan_at: scan.createdAt, scan_status: scan.status, version: newVersion() })
           .where('id', '=', scan.environmentId)
           .execute();
         await trx.insertInto('jobs').values(jobRow(job)).execute();

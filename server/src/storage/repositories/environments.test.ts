@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import { beforeEach, it } from '@jest/globals';
+import type { Environment } from '../../domain/environments/types.js';
+import type { PageRequest } from '../../domain/repositories.js';
+import { describeEachDatabase } from '../../../test/databases.js';
+import { expect } from '../../../test/expect.js';
+import { KyselyEnvironmentRepository } from './environments.js';
+
+const ORG = 'org-1';
+const FIRST_PAGE: PageRequest = { offset: 0, limit: 50 };
+const NEWEST_FIRST = { by: 'created_at', direction: 'desc' } as const;
+
+function environment(name: string, createdAt: number): Environment {
+  return {
+    id: randomUUID(),
+    orgId: ORG,
+    name,
+    provider: 'provider_a',
+    access: { kind: 'role', roleArn: `arn:aws:iam::123456789012:role/${name}`, regions: ['us-east-1'] },
+    complianceFamilies: ['CIS'],
+    surveyResourceTypes: ['*'],
+    surveyResourceGroups: null,
+    remediateResourceTypes: [],
+    baselineId: null,
+    remediation: false,
+    scanInterval: 86_400,
+    scanScheduleEnabled: true,
+    scheduleAnchorAt: createdAt,
+    lastScanId: null,
+    lastScanAt: null,
+    scanStatus: null,
+    createdAt,
+    updatedAt: createdAt,
+  };
+}
+
+/**
+ * A page of environments keeps the environments it read, by version, for later pages. Two repositories on one
+ * database stand for two server processes: whatever one writes, a page of the other shows at once.
+ */
+describeEachDatabase('environment pages', (db) => {
+  let reader: KyselyEnvironmentRepository;
+  let writer: KyselyEnvironmentRepository;
+  let ids: string[];
+
+  beforeEach(async () => {
+    await db().handle.db.insertInto('organizations').values({ id: ORG, name: 'org', created_at: 1 }).execute();
+    reader = new KyselyEnvironmentRepository(db().handle.db);
+    writer = new KyselyEnvironmentRepository(db().handle.db);
+    ids = [];
+    for (const [i, name] of ['alpha', 'beta', 'gamma'].entries()) {
+      const env = environment(name, 1_000 + i);
+      await writer.insert(env);
+      ids.push(env.id);
+    }
+  });
+
+  const names = async (repository = reader) => (await repository.list(ORG, FIRST_PAGE, NEWEST_FIRST, {})).items.map((env) => env.name);
+
+  it('shows every write of another process: an edit, a scan starting and ending, a deletion, a new environment', async () => {
+    expect(await names()).toEqual(['gamma', 'beta', 'alpha']);
+
+    await writer.modify(ORG, ids[1]!, (env) => ({ ...env, name: 'beta-renamed', complianceFamilies: ['CIS', 'PCI'] }));
+    const afterEdit = await reader.list(ORG, FIRST_PAGE, NEWEST_FIRST, {});
+    expect(afterEdit.items.map((env) => [env.name, env.complianceFamilies])).toEqual([
+      ['gamma', ['CIS']],
+      ['beta-renamed', ['CIS', 'PCI']],
+      ['alpha', ['CIS']],
+    ]);
+
+    await writer.recordScan(ids[0]!, { scanId: 'scan-1', startedAt: 2_000, status: 'IN_PROGRESS' });
+    expect((await reader.list(ORG, FIRST_PAGE, NEWEST_FIRST, {})).items[2]).toMatchObject({ lastScanId: 'scan-1', scanStatus: 'IN_PROGRESS' });
+    await writer.recordScan(ids[0]!, { scanId: 'scan-1', startedAt: 2_000, status: 'SUCCESS', finishedAt: 2_100 });
+    expect((await reader.list(ORG, FIRST_PAGE, NEWEST_FIRST, {})).items[2]).toMatchObject({ scanStatus: 'SUCCESS', scheduleAnchorAt: 2_100 });
+
+    await writer.delete(ORG, ids[2]!);
+    await writer.insert(environment('delta', 3_000));
+    expect(await names()).toEqual(['delta', 'beta-renamed', 'alpha']);
+    // Searches and other orders read the same way.
+    expect((await reader.list(ORG, FIRST_PAGE, { by: 'name', direction: 'asc' }, { name: ['ta'] })).items.map((env) => env.name)).toEqual([
+      'beta-renamed',
+      'delta',
+    ]);
+  });
+
+  it('answers a page read again whole when a row is written between reading the versions and the rows', async () => {
+    expect(await names()).toEqual(['gamma', 'beta', 'alpha']);
+    await writer.modify(ORG, ids[0]!, (env) => ({ ...env, name: 'alpha-1' }));
+    // The first read of the rows comes after yet another write: the versions it was asked for are gone.
+    const repository = reader as unknown as { atVersions: (...args: unknown[]) => Promise<Environment[] | undefined> };
+    const atVersions = repository.atVersions.bind(reader);
+    let calls = 0;
+    repository.atVersions = async (...args) => {
+      calls += 1;
+      if (calls === 1) await writer.modify(ORG, ids[0]!, (env) => ({ ...env, name: 'alpha-2' }));
+      return atVersions(...args);
+    };
+    expect(await names()).toEqual(['gamma', 'beta', 'alpha-2']);
+    expect(calls).toBe(1);
+  });
+
+  it('hands out environments no reader can change', async () => {
+    const [first] = (await reader.list(ORG, FIRST_PAGE, NEWEST_FIRST, {})).items;
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(Object.isFrozen(first!.complianceFamilies)).toBe(true);
+    expect(Object.isFrozen(first!.access)).toBe(true);
+    expect(() => (first!.complianceFamilies as string[]).push('PCI')).toThrow(TypeError);
+    expect((await reader.list(ORG, FIRST_PAGE, NEWEST_FIRST, {})).items[0]!.complianceFamilies).toEqual(['CIS']);
+  });
+});
