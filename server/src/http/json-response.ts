@@ -16,6 +16,56 @@ import express, { type Express, type Response } from 'express';
  */
 const ENCODE_ONCE_FROM = 4096;
 
+/**
+ * The JSON text of values that never change, by identity, once written: a list answer whose items are all such
+ * values writes their text again instead of serializing each anew (`keepJson`). Weak, so a value's text goes
+ * when the value does.
+ */
+const keptJson = new WeakMap<object, string | null>();
+
+/**
+ * Marks `value` as never changing from now on (it is frozen, deeply: a change would otherwise go unseen by answers
+ * that write its kept text), so that answers listing it keep its JSON text. Answers the value.
+ */
+export function keepJson<T extends object>(value: T): T {
+  if (!keptJson.has(value)) keptJson.set(value, null);
+  return deepFreeze(value);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const member of Object.values(value)) deepFreeze(member);
+  }
+  return value;
+}
+
+function keptTextOf(value: object): string {
+  let text = keptJson.get(value);
+  if (text === null || text === undefined) keptJson.set(value, (text = JSON.stringify(value)));
+  return text;
+}
+
+const isKeptList = (value: unknown): value is object[] =>
+  Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === 'object' && item !== null && keptJson.has(item));
+
+/**
+ * JSON.stringify(body), byte for byte, with the lists of kept values (see keepJson) written from their kept text:
+ * a page of 50 environments took ~120 µs to serialize item by item.
+ */
+export function stringifyKeeping(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body) || 'toJSON' in body) return JSON.stringify(body);
+  const entries = Object.entries(body);
+  if (!entries.some(([, value]) => isKeptList(value))) return JSON.stringify(body);
+  let text = '';
+  for (const [key, value] of entries) {
+    const json = isKeptList(value) ? `[${value.map(keptTextOf).join(',')}]` : (JSON.stringify(value) as string | undefined);
+    // Left out as JSON.stringify leaves them out: undefined, functions and symbols.
+    if (json !== undefined) text += `${text === '' ? '{' : ','}${JSON.stringify(key)}:${json}`;
+  }
+  return text === '' ? '{}' : `${text}}`;
+}
+
 /** Where the body may be written directly: what Express would do comes down to the same two headers and the text. */
 function plainAnswer(res: Response): boolean {
   const { req } = res;
@@ -46,7 +96,7 @@ export function writeJsonDirectly(app: Express): void {
   const viaExpress = express.response.json;
   app.response.json = function json(this: Response, body: unknown): Response {
     if (!plainAnswer(this)) return viaExpress.call(this, body);
-    const text = JSON.stringify(body) as string | undefined;
+    const text = stringifyKeeping(body);
     if (text === undefined) return viaExpress.call(this, body);
     this.setHeader('Content-Type', 'application/json; charset=utf-8');
     if (text.length < ENCODE_ONCE_FROM) {

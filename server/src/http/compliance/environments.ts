@@ -2,7 +2,7 @@ import { parseSearch } from '../../domain/environments/search.js';
 import type { CreateEnvironmentInput, EnvironmentFilter, UpdateEnvironmentInput } from '../../domain/environments/types.js';
 import type { HandlerContext } from '../context.js';
 import { pageBody } from '../paging.js';
-import { environmentBody, resourceSummaryBody } from './presenters.js';
+import { environmentBody, listedEnvironmentBody, resourceSummaryBody } from './presenters.js';
 import type { Req, Res } from './types.js';
 
 /** A caller restricted by its groups lists only the environments they cover. */
@@ -17,7 +17,7 @@ export async function listEnvironments(req: Req<'listEnvironments'>, { services 
     { by: order_by, direction: order_direction },
     withinCovered(parseSearch(query), req.principal.grants.environmentsAllowing('results')),
   );
-  return { status: 200, body: pageBody(page, offset, environmentBody) };
+  return { status: 200, body: pageBody(page, offset, listedEnvironmentBody) };
 }
 
 export async function createEnvironment(req: Req<'createEnvironment'>, { services }: HandlerContext): Res<'createEnvironment'> {

@@ -1,6 +1,7 @@
 import { driftEnabled, nextScanAt, type Environment } from '../../domain/environments/types.js';
 import type { RuleComplianceItem, TypeComplianceItem } from '../../domain/scans/service.js';
 import type { ResourceSummary, Scan } from '../../domain/scans/types.js';
+import { keepJson } from '../json-response.js';
 import type { Schemas } from './types.js';
 
 /** The environment as the API shows it; the provider_b client secret is kept but never shown. */
@@ -27,6 +28,20 @@ export function environmentBody(env: Environment): Schemas['Environment'] {
     created_at: env.createdAt,
     updated_at: env.updatedAt,
   };
+}
+
+/** The bodies of environments that never change (the frozen ones a page hands out), each made once. */
+const keptEnvironmentBodies = new WeakMap<Environment, Schemas['Environment']>();
+
+/**
+ * `environmentBody` for a list: an environment that never changes gets one body, whose JSON text answers keep
+ * (json-response.ts), so a page serializes only the environments it has not shown before.
+ */
+export function listedEnvironmentBody(env: Environment): Schemas['Environment'] {
+  if (!Object.isFrozen(env)) return environmentBody(env);
+  let body = keptEnvironmentBodies.get(env);
+  if (!body) keptEnvironmentBodies.set(env, (body = keepJson(environmentBody(env))));
+  return body;
 }
 
 function providerOptionsBody(env: Environment): Schemas['ProviderOptions'] {
