@@ -95,9 +95,16 @@ export interface ScanResultRepository {
   /**
    * Findings of the first `limit` failing resources of one type, limited to `ruleIds` when given, and, with
    * `count`, how many resources fail (a count costs a pass over all the type's findings, so it is asked only when
-   * the stored aggregate cannot answer).
+   * the stored aggregate cannot answer). Each finding as its rule and message: the resource and its type are the
+   * key and the question, and a page of types reads thousands of them.
    */
-  findingsOfType(scanId: string, type: string, ruleIds: readonly string[] | null, limit: number, count: boolean): Promise<{ resources: Map<string, Finding[]>; total: number | null }>;
+  findingsOfType(
+    scanId: string,
+    type: string,
+    ruleIds: readonly string[] | null,
+    limit: number,
+    count: boolean,
+  ): Promise<{ resources: Map<string, Array<Pick<Finding, 'ruleId' | 'message'>>>; total: number | null }>;
   /** Scanned resources in resource id order, after `after`. */
   resourcesPage(scanId: string, after: string | null, limit: number, types?: readonly string[]): Promise<ScannedResource[]>;
   /** Findings in (resource id, rule id) order, after the given position. */

@@ -134,7 +134,7 @@ export class KyselyScanResultRepository implements ScanResultRepository {
     ruleIds: readonly string[] | null,
     limit: number,
     count: boolean,
-  ): Promise<{ resources: Map<string, Finding[]>; total: number | null }> {
+  ): Promise<{ resources: Map<string, Array<Pick<Finding, 'ruleId' | 'message'>>>; total: number | null }> {
     let failing = this.db
       .selectFrom('scan_findings')
       .select('resource_id')
@@ -149,16 +149,16 @@ export class KyselyScanResultRepository implements ScanResultRepository {
           .executeTakeFirstOrThrow()
       : null;
     const ids = (await failing.orderBy('resource_id').limit(limit).execute()).map((r) => r.resource_id);
-    const resources = new Map<string, Finding[]>(ids.map((id) => [id, []]));
+    const resources = new Map<string, Array<Pick<Finding, 'ruleId' | 'message'>>>(ids.map((id) => [id, []]));
     if (ids.length > 0) {
       let query = this.db
         .selectFrom('scan_findings')
-        .select(['rule_id', 'resource_id', 'resource_type', 'result', 'message'])
+        .select(['rule_id', 'resource_id', 'message'])
         .where('scan_id', '=', scanId)
         .where('resource_type', '=', type)
         .where('resource_id', 'in', ids);
       if (ruleIds) query = query.where('rule_id', 'in', ruleIds.length > 0 ? ruleIds : ['']);
-      for (const row of await query.orderBy('resource_id').orderBy('rule_id').execute()) resources.get(row.resource_id)!.push(toFinding(row));
+      for (const row of await query.orderBy('resource_id').orderBy('rule_id').execute()) resources.get(row.resource_id)!.push({ ruleId: row.rule_id, message: row.message });
     }
     return { resources, total: total === null ? null : Number(total.n) };
   }
