@@ -78,7 +78,7 @@ export interface ScanRepository {
   update(scan: Scan): Promise<void>;
   list(orgId: string, environmentId: string, filter: ScanFilter, page: PageRequest, direction: SortDirection): Promise<Page<Scan>>;
   /** The newest successful scan of the environment other than `except`, created no later than `notAfter`. */
-  previousSuccess(environmentId: string, notAfter: number, except?: string): Promise<Scan | undefined>;
+  previousSuccess(orgId: string, environmentId: string, notAfter: number, except?: string): Promise<Scan | undefined>;
   inProgress(): Promise<Scan[]>;
 }
 

@@ -335,7 +335,7 @@ export class ScanRunner {
    * changed (PASS to FAIL or back), one event per resource listing the rules that changed.
    */
   private async complianceChanges(env: Environment, scan: Scan, rules: ActiveRule[]): Promise<Event[]> {
-    const previous = await this.deps.scans.previousSuccess(env.id, scan.createdAt, scan.id);
+    const previous = await this.deps.scans.previousSuccess(env.orgId, env.id, scan.createdAt, scan.id);
     if (!previous) return [];
     const [before, after] = await Promise.all([this.deps.results.ruleResults(previous.id), this.deps.results.ruleResults(scan.id)]);
     const evaluatedBefore = new Set(before.filter((r) => r.evaluated > 0).map((r) => r.ruleId));

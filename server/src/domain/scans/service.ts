@@ -98,7 +98,7 @@ export class ScanService {
     const scan =
       env.scanStatus === 'SUCCESS' && env.lastScanId !== null
         ? await this.deps.scans.get(orgId, env.lastScanId)
-        : await this.deps.scans.previousSuccess(env.id, Number.MAX_SAFE_INTEGER);
+        : await this.deps.scans.previousSuccess(orgId, env.id, Number.MAX_SAFE_INTEGER);
     return scan?.summary ?? null;
   }
 

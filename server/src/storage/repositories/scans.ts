@@ -93,10 +93,12 @@ export class KyselyScanRepository implements ScanRepository {
     return { items: rows.slice(0, page.limit).map(toScan), hasMore: rows.length > page.limit };
   }
 
-  async previousSuccess(environmentId: string, notAfter: number, except?: string): Promise<Scan | undefined> {
+  async previousSuccess(orgId: string, environmentId: string, notAfter: number, except?: string): Promise<Scan | undefined> {
+    // The organization first, as the indexes on scans begin with it.
     let query = this.db
       .selectFrom('scans')
       .selectAll()
+      .where('org_id', '=', orgId)
       .where('environment_id', '=', environmentId)
       .where('status', '=', 'SUCCESS')
       .where('created_at', '<=', notAfter);
