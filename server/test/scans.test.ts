@@ -200,6 +200,10 @@ describeEachDatabase(
         for (const item of items) {
           expect(item.compliant + item.noncompliant_count).toBe(item.total);
           expect(item.noncompliant.length).toBe(Math.min(item.noncompliant_count, 100));
+          // Failing resources, each once and with at least one failed rule.
+          const ids = item.noncompliant.map((r: any) => r.resource_id);
+          expect(new Set(ids).size).toBe(ids.length);
+          for (const resource of item.noncompliant) expect(resource.failed_rules.length).toBeGreaterThan(0);
         }
         const one = await server.request('GET', `/v0/scans/${done.id}/compliance_by_resource_types?resource_type=PROVA.S3.Bucket&family=CIS`);
         expect(one.body.items.map((i: any) => i.resource_type)).toEqual(['PROVA.S3.Bucket']);

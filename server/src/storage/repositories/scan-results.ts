@@ -148,17 +148,20 @@ export class KyselyScanResultRepository implements ScanResultRepository {
           .select((eb) => eb.fn.countAll<number>().as('n'))
           .executeTakeFirstOrThrow()
       : null;
-    const ids = (await failing.orderBy('resource_id').limit(limit).execute()).map((r) => r.resource_id);
-    const resources = new Map<string, Array<Pick<Finding, 'ruleId' | 'message'>>>(ids.map((id) => [id, []]));
-    if (ids.length > 0) {
-      let query = this.db
-        .selectFrom('scan_findings')
-        .select(['rule_id', 'resource_id', 'message'])
-        .where('scan_id', '=', scanId)
-        .where('resource_type', '=', type)
-        .where('resource_id', 'in', ids);
-      if (ruleIds) query = query.where('rule_id', 'in', ruleIds.length > 0 ? ruleIds : ['']);
-      for (const row of await query.orderBy('resource_id').orderBy('rule_id').execute()) resources.get(row.resource_id)!.push({ ruleId: row.rule_id, message: row.message });
+    // The first failing resources and their findings in one statement, whose text is the same for every type and
+    // page (a list of the resources' ids made a new statement for every count of them).
+    let query = this.db
+      .selectFrom('scan_findings')
+      .select(['rule_id', 'resource_id', 'message'])
+      .where('scan_id', '=', scanId)
+      .where('resource_type', '=', type)
+      .where('resource_id', 'in', failing.orderBy('resource_id').limit(limit));
+    if (ruleIds) query = query.where('rule_id', 'in', ruleIds.length > 0 ? ruleIds : ['']);
+    const resources = new Map<string, Array<Pick<Finding, 'ruleId' | 'message'>>>();
+    for (const row of await query.orderBy('resource_id').orderBy('rule_id').execute()) {
+      let findings = resources.get(row.resource_id);
+      if (!findings) resources.set(row.resource_id, (findings = []));
+      findings.push({ ruleId: row.rule_id, message: row.message });
     }
     return { resources, total: total === null ? null : Number(total.n) };
   }
