@@ -48,6 +48,12 @@ export interface EnvironmentsTable {
   version: number;
 }
 
+/** Per organization, drawn anew by every write of one of its environments (migration 0014). */
+export interface EnvironmentListVersionsTable {
+  org_id: string;
+  version: number;
+}
+
 export interface ScansTable {
   id: string;
   org_id: string;
@@ -450,6 +456,7 @@ export interface Database {
   organizations: OrganizationsTable;
   api_clients: ApiClientsTable;
   environments: EnvironmentsTable;
+  environment_list_versions: EnvironmentListVersionsTable;
   scans: ScansTable;
   conductor_users: ConductorUsersTable;
   jobs: JobsTable;

@@ -75,6 +75,18 @@ function contains(column: 'name' | 'id' | 'provider_options', term: string): Exp
 /** A new version for a row being written; part of every write of an environment row (migration 0014). */
 export const newVersion = (): number => randomInt(1, 2 ** 48);
 
+/**
+ * Draws a new list version for the organization's environments: part of every transaction that inserts, changes
+ * or deletes one of them (migration 0014), so that no process answers a page it read before.
+ */
+export async function touchEnvironmentList(db: Kysely<Database>, orgId: string): Promise<void> {
+  await db
+    .insertInto('environment_list_versions')
+    .values({ org_id: orgId, version: newVersion() })
+    .onConflict((oc) => oc.column('org_id').doUpdateSet((eb) => ({ version: eb.ref('excluded.version') })))
+    .execute();
+}
+
 /** An environment shared between pages: frozen, so that no reader can change what the next one gets. */
 function frozen(env: Environment): Environment {
   for (const value of Object.values(env)) if (typeof value === 'object' && value !== null) Object.freeze(value);
@@ -82,8 +94,16 @@ function frozen(env: Environment): Environment {
   return Object.freeze(env);
 }
 
+/** A page kept for later calls: frozen, with its list, as its environments are. */
+function sharedPage(items: Environment[], hasMore: boolean): Page<Environment> {
+  Object.freeze(items);
+  return Object.freeze({ items, hasMore });
+}
+
 /** How many environments a process keeps as it last read them, for later pages (about 1 KB each). */
 const REMEMBERED_ENVIRONMENTS = 10_000;
+/** How many pages a process keeps as it last answered them (each holds the kept environments it lists). */
+const REMEMBERED_PAGES = 1_000;
 
 const DIRECTIONS = ['asc', 'desc'] as const satisfies readonly SortDirection[];
 type PageArgs = { orgId: string; limit: number; offset: number };
@@ -121,9 +141,17 @@ export class KyselyEnvironmentRepository implements EnvironmentRepository {
    * across processes sharing a database, since every write of a row draws a new version in the same statement.
    */
   private readonly remembered = new LRUCache<string, { version: number; environment: Environment }>({ max: REMEMBERED_ENVIRONMENTS });
+  /** The organization's list version, moved on by every write of one of its environments. */
+  private readonly listVersion;
+  /**
+   * Pages as this process last answered them, by organization, order, paging and filter, with the organization's
+   * list version read before them: while it stays, the page stays, and is answered without reading its rows.
+   */
+  private readonly pagesRead = new LRUCache<string, { listVersion: number; page: Page<Environment> }>({ max: REMEMBERED_PAGES });
 
   constructor(private readonly db: Kysely<Database>) {
     this.byId = prepareQuery(db, (p: { id: string; orgId: string }) => db.selectFrom('environments').selectAll().where('id', '=', p.id).where('org_id', '=', p.orgId));
+    this.listVersion = prepareQuery(db, (p: { orgId: string }) => db.selectFrom('environment_list_versions').select('version').where('org_id', '=', p.orgId));
     this.pages = new Map(
       ENVIRONMENT_ORDER.flatMap((by) =>
         DIRECTIONS.map((direction) => [
@@ -141,6 +169,22 @@ export class KyselyEnvironmentRepository implements EnvironmentRepository {
     filter: EnvironmentFilter,
   ): Promise<Page<Environment>> {
     if (filter.within?.length === 0) return { items: [], hasMore: false };
+    // Read first: the page read after it is at least as new as this version, so it may be answered while it stays.
+    const listVersion = (await this.listVersion.first({ orgId }))?.version ?? 0;
+    const key = JSON.stringify([orgId, order.by, order.direction, page.offset, page.limit, filter]);
+    const kept = this.pagesRead.get(key);
+    if (kept?.listVersion === listVersion) return kept.page;
+    const read = await this.readPage(orgId, page, order, filter);
+    this.pagesRead.set(key, { listVersion, page: read });
+    return read;
+  }
+
+  private async readPage(
+    orgId: string,
+    page: PageRequest,
+    order: { by: EnvironmentOrder; direction: SortDirection },
+    filter: EnvironmentFilter,
+  ): Promise<Page<Environment>> {
     // One row past the page tells whether another page exists without counting the whole table.
     const args = { orgId, limit: page.limit + 1, offset: page.offset };
     const prepared = isUnfiltered(filter) ? this.pages.get(`${order.by} ${order.direction}`) : undefined;
@@ -148,10 +192,11 @@ export class KyselyEnvironmentRepository implements EnvironmentRepository {
       ? await prepared.rows(args)
       : await inOrder(matching(this.db.selectFrom('environments').select(['id', 'version']).where('org_id', '=', orgId), filter), order, args).execute();
     const items = await this.atVersions(orgId, versions.slice(0, page.limit));
-    if (items) return { items, hasMore: versions.length > page.limit };
+    if (items) return sharedPage(items, versions.length > page.limit);
     // A row of the page was written or deleted between the two reads: the page is read again, whole, at once.
     const rows = await inOrder(matching(this.db.selectFrom('environments').selectAll().where('org_id', '=', orgId), filter), order, args).execute();
-    return { items: rows.slice(0, page.limit).map(toEnvironment), hasMore: rows.length > page.limit };
+    const whole = rows.slice(0, page.limit).map((row) => frozen(toEnvironment(row)));
+    return sharedPage(whole, rows.length > page.limit);
   }
 
   /** The environments of `wanted`, each at its version: kept ones as they are, the rest read; undefined if one has moved on. */
@@ -183,7 +228,10 @@ export class KyselyEnvironmentRepository implements EnvironmentRepository {
   }
 
   async insert(env: Environment): Promise<void> {
-    await this.db.insertInto('environments').values({ ...toRow(env), version: newVersion() }).execute();
+    await this.db.transaction().execute(async (trx) => {
+      await trx.insertInto('environments').values({ ...toRow(env), version: newVersion() }).execute();
+      await touchEnvironmentList(trx, env.orgId);
+    });
   }
 
   async modify(orgId: string, id: string, change: Change<Environment>): Promise<Environment | undefined> {
@@ -207,22 +255,27 @@ export class KyselyEnvironmentRepository implements EnvironmentRepository {
         .where('id', '=', id)
         .where('org_id', '=', orgId)
         .execute();
+      await touchEnvironmentList(trx, orgId);
       return next;
     });
   }
 
   async recordScan(environmentId: string, scan: { scanId: string; startedAt: number; status: ScanStatus; finishedAt?: number }): Promise<void> {
-    await this.db
-      .updateTable('environments')
-      .set({
-        last_scan_id: scan.scanId,
-        last_scan_at: scan.startedAt,
-        scan_status: scan.status,
-        version: newVersion(),
-        ...(scan.finishedAt !== undefined && { schedule_anchor_at: laterOf('schedule_anchor_at', scan.finishedAt) }),
-      })
-      .where('id', '=', environmentId)
-      .execute();
+    await this.db.transaction().execute(async (trx) => {
+      const updated = await trx
+        .updateTable('environments')
+        .set({
+          last_scan_id: scan.scanId,
+          last_scan_at: scan.startedAt,
+          scan_status: scan.status,
+          version: newVersion(),
+          ...(scan.finishedAt !== undefined && { schedule_anchor_at: laterOf('schedule_anchor_at', scan.finishedAt) }),
+        })
+        .where('id', '=', environmentId)
+        .returning('org_id')
+        .executeTakeFirst();
+      if (updated) await touchEnvironmentList(trx, updated.org_id);
+    });
   }
 
   async dueForScan(now: number, limit: number): Promise<Environment[]> {
@@ -239,7 +292,11 @@ export class KyselyEnvironmentRepository implements EnvironmentRepository {
   }
 
   async delete(orgId: string, id: string): Promise<boolean> {
-    const result = await this.db.deleteFrom('environments').where('id', '=', id).where('org_id', '=', orgId).executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+    return this.db.transaction().execute(async (trx) => {
+      const result = await trx.deleteFrom('environments').where('id', '=', id).where('org_id', '=', orgId).executeTakeFirst();
+      const deleted = Number(result.numDeletedRows) > 0;
+      if (deleted) await touchEnvironmentList(trx, orgId);
+      return deleted;
+    });
   }
 }

@@ -3,7 +3,7 @@ import type { ScanStatus } from '../../domain/environments/types.js';
 import type { ResourceSummary, ResourceTypeError, Scan } from '../../domain/scans/types.js';
 import type { Database, ScansTable } from '../schema.js';
 import type { Job, Page, PageRequest, ScanFilter, ScanRepository, SortDirection } from '../../domain/repositories.js';
-import { newVersion } from './environments.js';
+import { newVersion, touchEnvironmentList } from './environments.js';
 import { jobRow } from './jobs.js';
 import { prepareQuery } from '../prepared.js';
 
@@ -70,6 +70,7 @@ export class KyselyScanRepository implements ScanRepository {
           .set({ last_scan_id: scan.id, last_scan_at: scan.createdAt, scan_status: scan.status, version: newVersion() })
           .where('id', '=', scan.environmentId)
           .execute();
+        await touchEnvironmentList(trx, scan.orgId);
         await trx.insertInto('jobs').values(jobRow(job)).execute();
       });
       return true;
