@@ -99,8 +99,23 @@ describeEachDatabase('environment pages', (db) => {
     expect(calls).toBe(1);
   });
 
+  it('answers a page as it read it while no environment of the organization is written', async () => {
+    const first = await reader.list(ORG, FIRST_PAGE, NEWEST_FIRST, {});
+    expect(await reader.list(ORG, FIRST_PAGE, NEWEST_FIRST, {})).toBe(first);
+    // Another organization's writes leave it as it is.
+    await db().handle.db.insertInto('organizations').values({ id: 'org-2', name: 'other', created_at: 1 }).execute();
+    await writer.insert({ ...environment('elsewhere', 5_000), orgId: 'org-2' });
+    expect(await reader.list(ORG, FIRST_PAGE, NEWEST_FIRST, {})).toBe(first);
+    // Another order, page or filter is another page.
+    expect(await reader.list(ORG, { offset: 1, limit: 50 }, NEWEST_FIRST, {})).not.toBe(first);
+    await writer.modify(ORG, ids[0]!, (env) => ({ ...env, name: 'alpha-1' }));
+    expect((await reader.list(ORG, FIRST_PAGE, NEWEST_FIRST, {})).items.map((env) => env.name)).toEqual(['gamma', 'beta', 'alpha-1']);
+  });
+
   it('hands out environments no reader can change', async () => {
-    const [first] = (await reader.list(ORG, FIRST_PAGE, NEWEST_FIRST, {})).items;
+    const page = await reader.list(ORG, FIRST_PAGE, NEWEST_FIRST, {});
+    expect(Object.isFrozen(page) && Object.isFrozen(page.items)).toBe(true);
+    const [first] = page.items;
     expect(Object.isFrozen(first)).toBe(true);
     expect(Object.isFrozen(first!.complianceFamilies)).toBe(true);
     expect(Object.isFrozen(first!.access)).toBe(true);
