@@ -141,7 +141,7 @@ export class KyselyEnvironmentRepository implements EnvironmentRepository {
    * across processes sharing a database, since every write of a row draws a new version in the same statement.
    */
   private readonly remembered = new LRUCache<string, { version: number; environment: Environment }>({ max: REMEMBERED_ENVIRONMENTS });
-  /** The organization's list version, moved on by every write of one of its environments. */
+  /** The organization's list version, drawn anew by every write of one of its environments. */
   private readonly listVersion;
   /**
    * Pages as this process last answered them, by organization, order, paging and filter, with the organization's
