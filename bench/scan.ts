@@ -2,9 +2,10 @@ import { execFileSync } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { ROOT } from '../scripts/pipeline.js';
 import { systemClock } from '../server/src/domain/clock.js';
 import { resourceTypesOf } from '../server/src/domain/cloud/catalog.js';
 import { listingError } from '../server/src/domain/cloud/simulator/simulated-cloud.js';
@@ -26,7 +27,6 @@ import { migrateToLatest, openDatabase } from '../server/src/storage/database.js
 const LARGE = Number(process.env.BENCH_LARGE_ACCOUNT ?? 100_000);
 const PAGE_REQUESTS = 200;
 const MiB = 1024 * 1024;
-const ROOT = resolve(import.meta.dirname, '..');
 
 interface Row {
   label: string;

@@ -1,10 +1,11 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { freePort, start, waitForHttp, type Started } from '../../contract-tests/processes.js';
 import { PROJECT_ROOT } from '../src/paths.js';
 import { expect } from './expect.js';
 import { adminQuery } from './postgres.js';
@@ -17,37 +18,11 @@ import { adminQuery } from './postgres.js';
 const POSTGRES_URL = process.env.TEST_DATABASE_URL;
 const run = promisify(execFile);
 
-class ServerProcess {
-  readonly child: ChildProcess;
-  readonly baseUrl: Promise<string>;
-  readonly closed: Promise<void>;
-  private output = '';
-
-  constructor(env: NodeJS.ProcessEnv) {
-    this.child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    this.closed = new Promise((resolve) => this.child.once('close', () => resolve()));
-    this.baseUrl = new Promise((resolve, reject) => {
-      this.child.stdout!.on('data', (chunk: Buffer) => {
-        this.output += chunk.toString();
-        const listening = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(this.output);
-        if (listening) resolve(listening[1]!);
-      });
-      this.child.stderr!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
-      this.child.once('exit', (code) => reject(new Error(`server exited (${code}) before listening:\n${this.output}`)));
-    });
-  }
-
-  async stop(): Promise<void> {
-    this.child.kill('SIGTERM');
-    await this.closed;
-  }
-}
-
 (POSTGRES_URL ? describe : describe.skip)('two server processes on one PostgreSQL database, through curl', () => {
   const database = `shared_${randomBytes(6).toString('hex')}`;
   let dir: string;
-  let servers: ServerProcess[] = [];
-  let urls: string[] = [];
+  const servers: Started[] = [];
+  const urls: string[] = [];
   let user = '';
 
   beforeAll(async () => {
@@ -60,14 +35,17 @@ class ServerProcess {
       DATABASE_URL: url.toString(),
       CONDUCTOR_ROOT_SECRET_FILE: join(dir, 'root-secret'),
       CONSOLE_ADMIN_PASSWORD_FILE: join(dir, 'admin-password'),
-      PORT: '0',
       DEMO_DATA: 'false',
     };
     const { stdout } = await run(process.execPath, ['--import', 'tsx', 'server/src/admin.ts', 'api-clients', 'create', '--name', 'curl', '--json'], { cwd: PROJECT_ROOT, env });
     const credentials = JSON.parse(stdout) as { client_id: string; client_secret: string };
     user = `${credentials.client_id}:${credentials.client_secret}`;
-    servers = [new ServerProcess(env), new ServerProcess(env)];
-    urls = await Promise.all(servers.map((server) => server.baseUrl));
+    for (let i = 0; i < 2; i += 1) {
+      const port = await freePort();
+      servers.push(start(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], { ...env, PORT: String(port) }, PROJECT_ROOT));
+      urls.push(`http://127.0.0.1:${port}`);
+    }
+    await Promise.all(urls.map((url, i) => waitForHttp(`${url}/readyz`, servers[i]!)));
   }, 120_000);
 
   afterAll(async () => {

@@ -17,19 +17,18 @@ import express, { type Express, type Response } from 'express';
 const ENCODE_ONCE_FROM = 4096;
 
 /**
- * The JSON text of values that never change, by identity, once written: a list answer whose items are all such
- * values writes their text again instead of serializing each anew (`keepJson`). Weak, so a value's text goes
- * when the value does.
+ * The JSON text of values that never change, by identity: a list answer whose items are all such values writes
+ * their text again instead of serializing each anew (`keepJson`). Weak, so a value's text goes when the value does.
  */
-const keptJson = new WeakMap<object, string | null>();
+const keptJson = new WeakMap<object, string>();
 
 /**
  * Marks `value` as never changing from now on (it is frozen, deeply: a change would otherwise go unseen by answers
  * that write its kept text), so that answers listing it keep its JSON text. Answers the value.
  */
 export function keepJson<T extends object>(value: T): T {
-  if (!keptJson.has(value)) keptJson.set(value, null);
-  return deepFreeze(value);
+  if (!keptJson.has(value)) keptJson.set(deepFreeze(value), JSON.stringify(value));
+  return value;
 }
 
 function deepFreeze<T>(value: T): T {
@@ -38,12 +37,6 @@ function deepFreeze<T>(value: T): T {
     for (const member of Object.values(value)) deepFreeze(member);
   }
   return value;
-}
-
-function keptTextOf(value: object): string {
-  let text = keptJson.get(value);
-  if (text === null || text === undefined) keptJson.set(value, (text = JSON.stringify(value)));
-  return text;
 }
 
 const isKeptList = (value: unknown): value is object[] =>
@@ -55,7 +48,7 @@ const keptLists = new WeakMap<object, { items: readonly object[]; bytes: Buffer 
 function keptListBytes(items: readonly object[]): Buffer {
   const kept = keptLists.get(items[0]!);
   if (kept?.items.length === items.length && kept.items.every((item, i) => item === items[i])) return kept.bytes;
-  const bytes = Buffer.from(`[${items.map(keptTextOf).join(',')}]`, 'utf8');
+  const bytes = Buffer.from(`[${items.map((item) => keptJson.get(item)!).join(',')}]`, 'utf8');
   keptLists.set(items[0]!, { items: [...items], bytes });
   return bytes;
 }
@@ -67,12 +60,12 @@ function keptListBytes(items: readonly object[]): Buffer {
  */
 export function jsonOf(body: unknown): string | Buffer | undefined {
   if (typeof body !== 'object' || body === null || Array.isArray(body) || 'toJSON' in body) return JSON.stringify(body);
-  const entries = Object.entries(body);
-  if (!entries.some(([, value]) => isKeptList(value))) return JSON.stringify(body);
+  // Most answers list nothing kept: a list's check stops at its first item that is not.
+  if (!Object.values(body).some(isKeptList)) return JSON.stringify(body);
   const parts: Buffer[] = [];
   let text = '{';
   let first = true;
-  for (const [key, value] of entries) {
+  for (const [key, value] of Object.entries(body)) {
     const kept = isKeptList(value);
     const json = kept ? '' : (JSON.stringify(value) as string | undefined);
     // Left out as JSON.stringify leaves them out: undefined, functions and symbols.

@@ -73,18 +73,42 @@ function contains(column: 'name' | 'id' | 'provider_options', term: string): Exp
 }
 
 /** A new version for a row being written; part of every write of an environment row (migration 0014). */
-export const newVersion = (): number => randomInt(1, 2 ** 48);
+const newVersion = (): number => randomInt(1, 2 ** 48);
 
 /**
  * Draws a new list version for the organization's environments: part of every transaction that inserts, changes
  * or deletes one of them (migration 0014), so that no process answers a page it read before.
  */
-export async function touchEnvironmentList(db: Kysely<Database>, orgId: string): Promise<void> {
+async function touchEnvironmentList(db: Kysely<Database>, orgId: string): Promise<void> {
   await db
     .insertInto('environment_list_versions')
     .values({ org_id: orgId, version: newVersion() })
     .onConflict((oc) => oc.column('org_id').doUpdateSet((eb) => ({ version: eb.ref('excluded.version') })))
     .execute();
+}
+
+/**
+ * Records a scan starting (no `finishedAt`) or ending on its environment, with the versions every write of an
+ * environment draws; an ending scan moves the schedule anchor to its end. Run inside the caller's transaction.
+ */
+export async function writeScanState(
+  db: Kysely<Database>,
+  environmentId: string,
+  scan: { scanId: string; startedAt: number; status: ScanStatus; finishedAt?: number },
+): Promise<void> {
+  const updated = await db
+    .updateTable('environments')
+    .set({
+      last_scan_id: scan.scanId,
+      last_scan_at: scan.startedAt,
+      scan_status: scan.status,
+      version: newVersion(),
+      ...(scan.finishedAt !== undefined && { schedule_anchor_at: laterOf('schedule_anchor_at', scan.finishedAt) }),
+    })
+    .where('id', '=', environmentId)
+    .returning('org_id')
+    .executeTakeFirst();
+  if (updated) await touchEnvironmentList(db, updated.org_id);
 }
 
 /** An environment shared between pages: frozen, so that no reader can change what the next one gets. */
@@ -261,21 +285,7 @@ export class KyselyEnvironmentRepository implements EnvironmentRepository {
   }
 
   async recordScan(environmentId: string, scan: { scanId: string; startedAt: number; status: ScanStatus; finishedAt?: number }): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      const updated = await trx
-        .updateTable('environments')
-        .set({
-          last_scan_id: scan.scanId,
-          last_scan_at: scan.startedAt,
-          scan_status: scan.status,
-          version: newVersion(),
-          ...(scan.finishedAt !== undefined && { schedule_anchor_at: laterOf('schedule_anchor_at', scan.finishedAt) }),
-        })
-        .where('id', '=', environmentId)
-        .returning('org_id')
-        .executeTakeFirst();
-      if (updated) await touchEnvironmentList(trx, updated.org_id);
-    });
+    await this.db.transaction().execute((trx) => writeScanState(trx, environmentId, scan));
   }
 
   async dueForScan(now: number, limit: number): Promise<Environment[]> {

@@ -72,6 +72,12 @@ function toAttempt(row: Selectable<NotificationDeliveriesTable>): DeliveryAttemp
   };
 }
 
+/** Whether an attempt of the delivery was recorded as succeeded. */
+async function succeeded(db: Kysely<Database>, deliveryId: string): Promise<boolean> {
+  const row = await db.selectFrom('notification_deliveries').select('id').where('delivery_id', '=', deliveryId).where('status', '=', 'succeeded').executeTakeFirst();
+  return row !== undefined;
+}
+
 export class KyselyNotificationRepository implements NotificationRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -151,15 +157,7 @@ export class KyselyNotificationRepository implements NotificationRepository {
       // is recorded. The notification's row is locked first, so two such workers take turns here.
       const notification = await forUpdate(trx.selectFrom('notifications').select('id').where('id', '=', attempt.notificationId)).executeTakeFirst();
       if (!notification) return false;
-      if (attempt.status === 'succeeded') {
-        const earlier = await trx
-          .selectFrom('notification_deliveries')
-          .select('id')
-          .where('delivery_id', '=', attempt.deliveryId)
-          .where('status', '=', 'succeeded')
-          .executeTakeFirst();
-        if (earlier) return false;
-      }
+      if (attempt.status === 'succeeded' && (await succeeded(trx, attempt.deliveryId))) return false;
       const inserted = await trx
         .insertInto('notification_deliveries')
         .values({
@@ -190,14 +188,8 @@ export class KyselyNotificationRepository implements NotificationRepository {
     });
   }
 
-  async deliverySucceeded(deliveryId: string): Promise<boolean> {
-    const row = await this.db
-      .selectFrom('notification_deliveries')
-      .select('id')
-      .where('delivery_id', '=', deliveryId)
-      .where('status', '=', 'succeeded')
-      .executeTakeFirst();
-    return row !== undefined;
+  deliverySucceeded(deliveryId: string): Promise<boolean> {
+    return succeeded(this.db, deliveryId);
   }
 
   async listAttempts(notificationId: string, page: PageRequest): Promise<Page<DeliveryAttempt>> {

@@ -3,7 +3,7 @@ import type { ScanStatus } from '../../domain/environments/types.js';
 import type { ResourceSummary, ResourceTypeError, Scan } from '../../domain/scans/types.js';
 import type { Database, ScansTable } from '../schema.js';
 import type { Job, Page, PageRequest, ScanFilter, ScanRepository, SortDirection } from '../../domain/repositories.js';
-import { newVersion, touchEnvironmentList } from './environments.js';
+import { writeScanState } from './environments.js';
 import { jobRow } from './jobs.js';
 import { prepareQuery } from '../prepared.js';
 
@@ -65,12 +65,7 @@ export class KyselyScanRepository implements ScanRepository {
     try {
       await this.db.transaction().execute(async (trx) => {
         await trx.insertInto('scans').values(toRow(scan)).execute();
-        await trx
-          .updateTable('environments')
-          .set({ last_scan_id: scan.id, last_scan_at: scan.createdAt, scan_status: scan.status, version: newVersion() })
-          .where('id', '=', scan.environmentId)
-          .execute();
-        await touchEnvironmentList(trx, scan.orgId);
+        await writeScanState(trx, scan.environmentId, { scanId: scan.id, startedAt: scan.createdAt, status: scan.status });
         await trx.insertInto('jobs').values(jobRow(job)).execute();
       });
       return true;
