@@ -403,6 +403,32 @@ describeEachDatabase('environments API', (db) => {
       expect(await listed()).toEqual([]);
     });
 
+    it('shows every change of one environment at once: an edit, scans starting and ending with their summaries', async () => {
+      const env = await create(providerA({ name: 'shown' }));
+      const shown = async () => {
+        const res = await server.request('GET', `/v0/environments/${env.id}`);
+        expect(res.status, res.text).toBe(200);
+        return res.body;
+      };
+      expect(await shown()).toMatchObject({ name: 'shown', scan_status: null, resource_summary: null });
+      await server.request('PATCH', `/v0/environments/${env.id}`, { body: { name: 'renamed' } });
+      expect(await shown()).toMatchObject({ name: 'renamed' });
+      const first = await server.request('POST', `/v0/scans?environment_id=${env.id}`);
+      expect(await shown()).toMatchObject({ scan_status: 'IN_PROGRESS', last_scan_at: first.body.created_at, resource_summary: null });
+      while (await server.services.jobs.runOnce());
+      const firstSummary = (await server.request('GET', `/v0/scans/${first.body.id}`)).body.resource_summary;
+      expect(firstSummary).toMatchObject({ total: expect.any(Number) });
+      expect(await shown()).toMatchObject({ scan_status: 'SUCCESS', resource_summary: firstSummary });
+      // While the next scan runs, the summary is the last successful scan's.
+      const second = await server.request('POST', `/v0/scans?environment_id=${env.id}`);
+      expect(await shown()).toMatchObject({ scan_status: 'IN_PROGRESS', resource_summary: firstSummary });
+      while (await server.services.jobs.runOnce());
+      const secondSummary = (await server.request('GET', `/v0/scans/${second.body.id}`)).body.resource_summary;
+      expect(await shown()).toMatchObject({ scan_status: 'SUCCESS', last_scan_at: second.body.created_at, resource_summary: secondSummary });
+      await server.request('DELETE', `/v0/environments/${env.id}`);
+      expect((await server.request('GET', `/v0/environments/${env.id}`)).status).toBe(404);
+    });
+
     it('filters the list by the query search terms', async () => {
       await create(providerA({ name: 'prod-east' }));
       await create({ name: 'analytics', provider: 'provider_b', provider_options: { provider_b: { subscription_id: SUBSCRIPTION } } });

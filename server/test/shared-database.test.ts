@@ -65,7 +65,7 @@ const run = promisify(execFile);
   };
   const names = async (base: string, query = '') => ((await curl(base, 'GET', `/v0/environments${query}`)).body!.items as Array<{ name: string }>).map((e) => e.name);
 
-  it('a page of one process shows every create, change, scan and deletion made through the other, at once', async () => {
+  it('a page and a read of one process show every create, change, scan and deletion made through the other, at once', async () => {
     const [a, b] = urls as [string, string];
     expect(await names(a)).toEqual([]);
     const created = await curl(b, 'POST', '/v0/environments', {
@@ -78,18 +78,31 @@ const run = promisify(execFile);
     // Read twice, so the second answer comes from what process A kept.
     expect(await names(a)).toEqual(['shared']);
     expect(await names(a)).toEqual(['shared']);
+    expect((await curl(a, 'GET', `/v0/environments/${id}`)).body).toMatchObject({ name: 'shared' });
+    expect((await curl(a, 'GET', `/v0/environments/${id}`)).body).toMatchObject({ name: 'shared' });
 
     expect((await curl(b, 'PATCH', `/v0/environments/${id}`, { name: 'renamed' })).status).toBe(200);
     expect(await names(a)).toEqual(['renamed']);
+    expect((await curl(a, 'GET', `/v0/environments/${id}`)).body).toMatchObject({ name: 'renamed' });
     expect(await names(a, '?order_by=name&order_direction=asc&max_items=10')).toEqual(['renamed']);
 
     const scan = await curl(b, 'POST', `/v0/scans?environment_id=${id}`);
     expect(scan.status).toBe(201);
     const listed = await curl(a, 'GET', '/v0/environments');
     expect(listed.body!.items[0]).toMatchObject({ name: 'renamed', last_scan_at: scan.body!.created_at });
+    expect((await curl(a, 'GET', `/v0/environments/${id}`)).body).toMatchObject({ last_scan_at: scan.body!.created_at, resource_summary: null });
+    // Whichever process runs the scan, the other shows its summary once it ends.
+    let ended: Record<string, any> | undefined;
+    for (let waited = 0; waited < 30_000 && ended?.status !== 'SUCCESS'; waited += 100) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      ended = (await curl(b, 'GET', `/v0/scans/${scan.body!.id}`)).body;
+    }
+    expect(ended).toMatchObject({ status: 'SUCCESS' });
+    expect((await curl(a, 'GET', `/v0/environments/${id}`)).body).toMatchObject({ scan_status: 'SUCCESS', resource_summary: ended!.resource_summary });
 
     expect((await curl(b, 'DELETE', `/v0/environments/${id}`)).status).toBe(204);
     expect(await names(a)).toEqual([]);
     expect(await names(a, '?order_by=name&order_direction=asc&max_items=10')).toEqual([]);
+    expect((await curl(a, 'GET', `/v0/environments/${id}`)).status).toBe(404);
   }, 60_000);
 });

@@ -45,6 +45,7 @@ export type SortDirection = 'asc' | 'desc';
 export interface EnvironmentRepository {
   /** The items may be shared with other calls' pages, and are frozen: a caller that needs a changed one copies it. */
   list(orgId: string, page: PageRequest, order: { by: EnvironmentOrder; direction: SortDirection }, filter: EnvironmentFilter): Promise<Page<Environment>>;
+  /** Frozen and possibly shared with other calls, as listed items are. */
   get(orgId: string, id: string): Promise<Environment | undefined>;
   insert(env: Environment): Promise<void>;
   /**

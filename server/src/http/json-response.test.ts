@@ -105,6 +105,8 @@ describe('kept JSON', () => {
     ['a string', 'text'],
     ['undefined', undefined],
     ['an object with toJSON', { toJSON: () => ({ replaced: true }), items: [kept(10)] }],
+    ['a kept value itself', kept(12)],
+    ['a kept value that lists kept values', keepJson({ items: [kept(13), kept(14)], n: 1 })],
   ])('writes %s byte for byte as JSON.stringify does', (_name, body) => {
     const written = () => jsonOf(body)?.toString();
     expect(written()).toBe(JSON.stringify(body));

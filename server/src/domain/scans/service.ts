@@ -47,6 +47,13 @@ export interface ScanServiceDeps {
 
 /** Starting scans and reading them and their results. The scan itself runs as a job (see runner.ts). */
 export class ScanService {
+  /**
+   * The summary found for an environment as the repository handed it out. A frozen environment is the same object
+   * for as long as it stays at its version, and every scan that starts or ends on it draws a new one, so a summary
+   * found for it stays the one to show for it.
+   */
+  private readonly summaries = new WeakMap<Environment, { summary: ResourceSummary | null }>();
+
   constructor(private readonly deps: ScanServiceDeps) {}
 
   /**
@@ -95,11 +102,15 @@ export class ScanService {
   async latestSummary(orgId: string, env: Environment): Promise<ResourceSummary | null> {
     // No scan ever started: nothing to look for.
     if (env.lastScanId === null) return null;
+    const found = this.summaries.get(env);
+    if (found) return found.summary;
     const scan =
       env.scanStatus === 'SUCCESS' && env.lastScanId !== null
         ? await this.deps.scans.get(orgId, env.lastScanId)
         : await this.deps.scans.previousSuccess(orgId, env.id, Number.MAX_SAFE_INTEGER);
-    return scan?.summary ?? null;
+    const summary = scan?.summary ?? null;
+    if (Object.isFrozen(env)) this.summaries.set(env, { summary });
+    return summary;
   }
 
   /** One item per (family, control, rule) the scan evaluated, in catalog order; empty until the scan succeeds. */

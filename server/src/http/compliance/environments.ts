@@ -2,7 +2,7 @@ import { parseSearch } from '../../domain/environments/search.js';
 import type { CreateEnvironmentInput, EnvironmentFilter, UpdateEnvironmentInput } from '../../domain/environments/types.js';
 import type { HandlerContext } from '../context.js';
 import { pageBody } from '../paging.js';
-import { environmentBody, listedEnvironmentBody, resourceSummaryBody } from './presenters.js';
+import { environmentBody, environmentWithSummaryBody, listedEnvironmentBody } from './presenters.js';
 import type { Req, Res } from './types.js';
 
 /** A caller restricted by its groups lists only the environments they cover. */
@@ -28,7 +28,7 @@ export async function createEnvironment(req: Req<'createEnvironment'>, { service
 export async function getEnvironment(req: Req<'getEnvironment'>, { services }: HandlerContext): Res<'getEnvironment'> {
   const env = await services.environments.get(req.principal.orgId, req.path.environment_id);
   const summary = await services.scans.latestSummary(req.principal.orgId, env);
-  return { status: 200, body: { ...environmentBody(env), resource_summary: resourceSummaryBody(summary) } };
+  return { status: 200, body: environmentWithSummaryBody(env, summary) };
 }
 
 export async function updateEnvironment(req: Req<'updateEnvironment'>, { services }: HandlerContext): Res<'updateEnvironment'> {

@@ -44,6 +44,23 @@ export function listedEnvironmentBody(env: Environment): Schemas['Environment'] 
   return body;
 }
 
+/** The bodies of GET /environments/{id}, by the frozen environment they show, with the summary each was made with. */
+const keptShownBodies = new WeakMap<Environment, { summary: ResourceSummary | null; body: Schemas['EnvironmentWithSummary'] }>();
+
+/**
+ * One environment with the summary of its latest successful scan, as GET /environments/{id} shows it. An
+ * environment that never changes gets one body per summary, whose JSON text answers keep.
+ */
+export function environmentWithSummaryBody(env: Environment, summary: ResourceSummary | null): Schemas['EnvironmentWithSummary'] {
+  const made = () => ({ ...environmentBody(env), resource_summary: resourceSummaryBody(summary) });
+  if (!Object.isFrozen(env)) return made();
+  const kept = keptShownBodies.get(env);
+  if (kept?.summary === summary) return kept.body;
+  const body = keepJson(made());
+  keptShownBodies.set(env, { summary, body });
+  return body;
+}
+
 function providerOptionsBody(env: Environment): Schemas['ProviderOptions'] {
   const access = env.access;
   if (access.kind === 'subscription') {

@@ -122,4 +122,25 @@ describeEachDatabase('environment pages', (db) => {
     expect(() => (first!.complianceFamilies as string[]).push('PCI')).toThrow(TypeError);
     expect((await reader.list(ORG, FIRST_PAGE, NEWEST_FIRST, {})).items[0]!.complianceFamilies).toEqual(['CIS']);
   });
+
+  it('answers one environment as it read it while its version stays, and every write of another process at once', async () => {
+    const first = await reader.get(ORG, ids[0]!);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(await reader.get(ORG, ids[0]!)).toBe(first);
+    // Another environment's write leaves it as it is; so does reading it in a page.
+    await writer.modify(ORG, ids[1]!, (env) => ({ ...env, name: 'beta-1' }));
+    await reader.list(ORG, FIRST_PAGE, NEWEST_FIRST, {});
+    expect(await reader.get(ORG, ids[0]!)).toBe(first);
+
+    await writer.modify(ORG, ids[0]!, (env) => ({ ...env, name: 'alpha-1' }));
+    expect(await reader.get(ORG, ids[0]!)).toMatchObject({ name: 'alpha-1' });
+    await writer.recordScan(ids[0]!, { scanId: 'scan-1', startedAt: 2_000, status: 'IN_PROGRESS' });
+    expect(await reader.get(ORG, ids[0]!)).toMatchObject({ lastScanId: 'scan-1', scanStatus: 'IN_PROGRESS' });
+    await writer.recordScan(ids[0]!, { scanId: 'scan-1', startedAt: 2_000, status: 'SUCCESS', finishedAt: 2_100 });
+    expect(await reader.get(ORG, ids[0]!)).toMatchObject({ scanStatus: 'SUCCESS', scheduleAnchorAt: 2_100 });
+    await writer.delete(ORG, ids[0]!);
+    expect(await reader.get(ORG, ids[0]!)).toBeUndefined();
+    // Nor is an environment answered to another organization.
+    expect(await reader.get('org-2', ids[1]!)).toBeUndefined();
+  });
 });

@@ -156,12 +156,15 @@ function inOrder<O>(query: EnvironmentsQuery<O>, order: { by: EnvironmentOrder; 
 
 export class KyselyEnvironmentRepository implements EnvironmentRepository {
   private readonly byId;
+  /** The version of one environment: what `get` reads before it knows whether it must read the row. */
+  private readonly versionById;
   /** The ids and versions of an unfiltered page in each order: what the environments list asks for unless it searches. */
   private readonly pages: Map<string, PreparedQuery<PageArgs, Versioned>>;
   /**
-   * Environments as this process last read them for a page, with the version read. A page reads the ids and
-   * versions of its rows and then only the rows whose version is not the one kept here: reading and parsing all
-   * of a row's columns was most of a page's time, and rows change far less often than they are listed. Correct
+   * Environments as this process last read them for a page or by id, with the version read. A page reads the ids
+   * and versions of its rows and then only the rows whose version is not the one kept here (`get` likewise):
+   * reading and parsing all of a row's columns was most of a page's time, and rows change far less often than they
+   * are read. Correct
    * across processes sharing a database, since every write of a row draws a new version in the same statement.
    */
   private readonly remembered = new LRUCache<string, { version: number; environment: Environment }>({ max: REMEMBERED_ENVIRONMENTS });
@@ -175,6 +178,9 @@ export class KyselyEnvironmentRepository implements EnvironmentRepository {
 
   constructor(private readonly db: Kysely<Database>) {
     this.byId = prepareQuery(db, (p: { id: string; orgId: string }) => db.selectFrom('environments').selectAll().where('id', '=', p.id).where('org_id', '=', p.orgId));
+    this.versionById = prepareQuery(db, (p: { id: string; orgId: string }) =>
+      db.selectFrom('environments').select('version').where('id', '=', p.id).where('org_id', '=', p.orgId),
+    );
     this.listVersion = prepareQuery(db, (p: { orgId: string }) => db.selectFrom('environment_list_versions').select('version').where('org_id', '=', p.orgId));
     this.pages = new Map(
       ENVIRONMENT_ORDER.flatMap((by) =>
@@ -246,9 +252,21 @@ export class KyselyEnvironmentRepository implements EnvironmentRepository {
     return items;
   }
 
+  /**
+   * Reads the environment's version first and the row only when the version is not the one kept (the same kept
+   * environments as pages): a GET of one environment is asked far more often than the environment changes.
+   */
   async get(orgId: string, id: string): Promise<Environment | undefined> {
+    const current = await this.versionById.first({ id, orgId });
+    if (!current) return undefined;
+    const kept = this.remembered.get(id);
+    if (kept?.version === current.version) return kept.environment;
     const row = await this.byId.first({ id, orgId });
-    return row && toEnvironment(row);
+    if (!row) return undefined;
+    // Kept under the version of the row read, which may be newer than the one read just before.
+    const environment = frozen(toEnvironment(row));
+    this.remembered.set(id, { version: row.version, environment });
+    return environment;
   }
 
   async insert(env: Environment): Promise<void> {
