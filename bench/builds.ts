@@ -3,7 +3,8 @@ import { pinLoadGenerator, startBenchServer, type BenchServer, type CaseName } f
 
 /**
  * Two (or more) compiled servers compared on one operation: `tsx bench/builds.ts <dist> <dist> [...]`, each a
- * directory `tsc -p tsconfig.build.json --outDir <dist>` wrote. Every build runs at once over its own data (the
+ * directory `tsc -p tsconfig.build.json --outDir <dist>` wrote, optionally with settings of its environment after
+ * a `?` (`dist?LOG_LEVEL=warn&METRICS=false`) to compare one build with itself set otherwise. Every build runs at once over its own data (the
  * same as `make bench` makes), and rounds load them in turn, so that what the machine does meanwhile falls on all
  * of them alike. Prints the CPU time each spent per answer in every round and the median: on a machine that other
  * work shares, that is steadier than requests per second. BENCH_CASE (default one), BENCH_ROUNDS (default 6),
@@ -18,11 +19,14 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 async function main(): Promise<void> {
   const dists = process.argv.slice(2);
-  if (dists.length < 2) throw new Error('usage: tsx bench/builds.ts <dist> <dist> [...]');
+  if (dists.length < 2) throw new Error('usage: tsx bench/builds.ts <dist>[?NAME=value&...] <dist>[?...] [...]');
   await pinLoadGenerator();
   const servers: BenchServer[] = [];
   try {
-    for (const dist of dists) servers.push(await startBenchServer([], dist));
+    for (const argument of dists) {
+      const [dist, settings = ''] = argument.split('?') as [string, string?];
+      servers.push(await startBenchServer([], dist, Object.fromEntries(new URLSearchParams(settings))));
+    }
     const target = (server: BenchServer) => {
       const c = server.cases[CASE];
       return { url: `${server.base}${c.path}`, connections: c.connections, headers: c.headers, pid: server.server.child.pid };

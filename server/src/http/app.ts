@@ -1,5 +1,4 @@
 import express, { type Express, type RequestHandler } from 'express';
-import * as OpenApiValidator from 'express-openapi-validator';
 import { sql } from 'kysely';
 import { pino, type Logger } from 'pino';
 import { AppError } from '../domain/errors.js';
@@ -14,6 +13,7 @@ import { consoleHandlers } from './console/index.js';
 import type { CorsOrigins } from '../config.js';
 import { mountConsole } from './console-app.js';
 import { crossOrigin } from './cors.js';
+import { openApiValidatorMiddleware } from './direct-validation.js';
 import { mountDocs } from './docs.js';
 import type { HandlerContext } from './context.js';
 import { errorRenderer } from './errors.js';
@@ -101,7 +101,7 @@ function mountApi(app: Express, api: ApiDocument, options: AppOptions, context: 
   };
   const queryCheck = new QueryParameterCheck(api.openapi);
   const security = oncePerRequest(securityHandlers(api.name, options.services));
-  const validator = OpenApiValidator.middleware({
+  const validator = openApiValidatorMiddleware({
     apiSpec: structuredClone(api.openapi) as never,
     validateApiSpec: false,
     // Every problem of a request, not only the first: a 400 lists them all (errors.ts caps what it renders). Unknown
