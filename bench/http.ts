@@ -9,8 +9,10 @@ import { PINNED, pinLoadGenerator, pinnedProcess, serverProcess, startBenchServe
 
 /**
  * `make bench`: HTTP load on the whole server (auth, request validation, database read, serialization), on bare
- * Express serving the same JSON from memory after a credentials check, and on Prism's static and dynamic mocks of
- * the same spec, in one run, interleaved, reported as ratios to bare Express. The servers share core 0 and the
+ * Express serving the same JSON from memory after a credentials check, on Express with the server's request
+ * validation serving the same bytes (bench/validated-express.ts: the floor of a server that validates every
+ * request), and on Prism's static and dynamic mocks of the same spec, in one run, interleaved, reported as ratios
+ * to bare Express. The servers share core 0 and the
  * load generator takes core 1, as in ../shared/design/performance.md. Never a pass/fail test: it prints; but it
  * refuses to report on answers that are not 2xx, or on bodies that differ from the recorded ones (bench/golden/).
  *
@@ -30,7 +32,7 @@ const WITH_PRISM = process.env.BENCH_PRISM !== 'false';
 const RECORD = process.env.BENCH_RECORD === 'true';
 const GOLDEN = join(ROOT, 'bench', 'golden');
 
-type Target = 'server' | 'bare' | 'prism static' | 'prism dynamic';
+type Target = 'server' | 'bare' | 'validated' | 'prism static' | 'prism dynamic';
 
 interface Measurement {
   requestsPerSecond: number;
@@ -158,6 +160,16 @@ async function main(): Promise<void> {
     targets.set('server', { base: () => bench.base, stripBase: false, process: bench.server });
     targets.set('bare', { base: () => `http://127.0.0.1:${barePort}`, stripBase: false, process: bare });
     await waitFor200(`http://127.0.0.1:${barePort}/healthz`, {}, bare);
+    // The floor: Express with the server's request validation, answering the same bytes from memory.
+    const validatedPort = await freePort();
+    const validated = await serverProcess(
+      ['--import', 'tsx', 'bench/validated-express.ts'],
+      { ...process.env, PORT: String(validatedPort), BENCH_BODIES: JSON.stringify(bareAnswers) },
+      join(bench.dir, 'validated.log'),
+    );
+    stops.push(() => validated.stop());
+    targets.set('validated', { base: () => `http://127.0.0.1:${validatedPort}`, stripBase: false, process: validated });
+    await waitFor200(`http://127.0.0.1:${validatedPort}/healthz`, {}, validated);
 
     // Prism serves a Swagger 2.0 document's paths without its base path: it is measured directly, without the
     // base-path adapter the contract tests put in front of it.
@@ -178,12 +190,12 @@ async function main(): Promise<void> {
       }
     }
     const targetOf = (target: Target, c: BenchCase): { url: string; process: Started } => {
-      if (target === 'server' || target === 'bare') return { url: `${targets.get(target)!.base(c)}${c.path}`, process: targets.get(target)!.process };
+      if (target === 'server' || target === 'bare' || target === 'validated') return { url: `${targets.get(target)!.base(c)}${c.path}`, process: targets.get(target)!.process };
       const prism = prisms.get(`${c.api} ${target === 'prism dynamic'}`)!;
       return { url: `${prism.base}${c.path.slice(BASE_PATHS[c.api].length)}`, process: prism.process };
     };
 
-    const order: Target[] = ['server', 'bare', ...(WITH_PRISM ? (['prism static', 'prism dynamic'] as const) : [])];
+    const order: Target[] = ['server', 'bare', 'validated', ...(WITH_PRISM ? (['prism static', 'prism dynamic'] as const) : [])];
     const loads: string[] = [await loadAverage()];
     const results = new Map<string, Measurement[]>();
     console.log(
@@ -224,14 +236,14 @@ async function main(): Promise<void> {
             `${p99.toFixed(1).padStart(9)}${(p99 / bareP99).toFixed(2).padStart(10)}${cpu.toFixed(0).padStart(8)}${mean(ms, 'bytesPerAnswer').toFixed(0).padStart(8)}${String(non2xx).padStart(9)}  ${ms.map((m) => m.requestsPerSecond.toFixed(0)).join(' ')}`,
         );
       }
-      if (WITH_PRISM) {
-        const ours = mean(results.get(`${c.name} server`)!, 'requestsPerSecond');
-        const versus = (target: Target) => (ours / mean(results.get(`${c.name} ${target}`)!, 'requestsPerSecond')).toFixed(1);
-        console.log(`${''.padEnd(36)}the server: ${versus('prism static')}× Prism static, ${versus('prism dynamic')}× Prism dynamic`);
-      }
+      const ours = mean(results.get(`${c.name} server`)!, 'requestsPerSecond');
+      const versus = (target: Target) => (ours / mean(results.get(`${c.name} ${target}`)!, 'requestsPerSecond')).toFixed(2);
+      const mocks = WITH_PRISM ? `, ${versus('prism static')}× Prism static, ${versus('prism dynamic')}× Prism dynamic` : '';
+      console.log(`${''.padEnd(36)}the server: ${versus('validated')}× validated Express${mocks}`);
     }
     console.log(
       '\nratio: req/s over bare Express; p99 ratio: p99 latency over bare Express; CPU µs: CPU time of the answering process per answer;' +
+        '\nvalidated: Express with the server\'s request validation answering the same bytes from memory (bench/validated-express.ts), the floor of a server that validates every request;' +
         '\nbytes: read per answer, headers included (Prism\'s static mock answers a list with its short example).' +
         `\nbodies: the server's answers before and after the load are byte-identical to bench/golden/ (recorded from commit ${(JSON.parse(await readFile(join(GOLDEN, 'recorded.json'), 'utf8')) as { commit: string }).commit.slice(0, 7)}) once ids and times are named.`,
     );

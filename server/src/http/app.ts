@@ -91,6 +91,29 @@ function whenBodySent(parser: RequestHandler): RequestHandler {
   };
 }
 
+/**
+ * express-openapi-validator over one API, as every request of it is checked: the operation matched (precompiled),
+ * the security handlers (each at most once per request, precompiled), the parameters and body (every problem of a
+ * request, not only the first), and, when asked, every response.
+ */
+export function validatingHandlers(api: ApiDocument, handlers: Record<string, SecurityHandler>, validateResponses: boolean): RequestHandler[] {
+  const security = oncePerRequest(handlers);
+  const validator = openApiValidatorMiddleware({
+    apiSpec: structuredClone(api.openapi) as never,
+    validateApiSpec: false,
+    // Every problem of a request, not only the first: a 400 lists them all (errors.ts caps what it renders). Unknown
+    // query parameters are found beside the validator, which would stop at the first (query-parameters.ts).
+    validateRequests: { allowUnknownQueryParameters: true, allErrors: true },
+    validateResponses: validateResponses ? { allErrors: true } : false,
+    validateSecurity: { handlers: security },
+    validateFormats: true,
+    ignoreUndocumented: false,
+    // No operation takes multipart/form-data; without this the validator runs multer's check on every request.
+    fileUploader: false,
+  });
+  return withPrecompiledSecurity(withPrecompiledRoutes(validator, api), api, security);
+}
+
 /** One API mounted at its base path: parse, validate (security first), refuse text no store keeps, dispatch, render errors. */
 function mountApi(app: Express, api: ApiDocument, options: AppOptions, context: HandlerContext): void {
   const table = bindOperations(api, HANDLERS[api.name]);
@@ -100,27 +123,13 @@ function mountApi(app: Express, api: ApiDocument, options: AppOptions, context: 
     next();
   };
   const queryCheck = new QueryParameterCheck(api.openapi);
-  const security = oncePerRequest(securityHandlers(api.name, options.services));
-  const validator = openApiValidatorMiddleware({
-    apiSpec: structuredClone(api.openapi) as never,
-    validateApiSpec: false,
-    // Every problem of a request, not only the first: a 400 lists them all (errors.ts caps what it renders). Unknown
-    // query parameters are found beside the validator, which would stop at the first (query-parameters.ts).
-    validateRequests: { allowUnknownQueryParameters: true, allErrors: true },
-    validateResponses: options.validateResponses ? { allErrors: true } : false,
-    validateSecurity: { handlers: security },
-    validateFormats: true,
-    ignoreUndocumented: false,
-    // No operation takes multipart/form-data; without this the validator runs multer's check on every request.
-    fileUploader: false,
-  });
   app.use(
     api.basePath,
     inOneLayer([
       tagApi,
       ...(options.corsOrigins ? [crossOrigin(api, options.corsOrigins)] : []),
       ...bodyParsers(api.name, options.archiveLimitBytes ?? 10 * 1024 * 1024),
-      ...withPrecompiledSecurity(withPrecompiledRoutes(validator, api), api, security),
+      ...validatingHandlers(api, securityHandlers(api.name, options.services), options.validateResponses),
       queryCheck.refuse(),
       refuseInvalidText(),
       // Group policies and rbac: after authentication and validation, before any handler runs.
