@@ -10,6 +10,7 @@ import { systemClock } from '../server/src/domain/clock.js';
 import { resourceTypesOf } from '../server/src/domain/cloud/catalog.js';
 import { listingError } from '../server/src/domain/cloud/simulator/simulated-cloud.js';
 import { createApp } from '../server/src/http/app.js';
+import { httpServerFor } from '../server/src/http/http-server.js';
 import { createServices } from '../server/src/services.js';
 import { migrateToLatest, openDatabase } from '../server/src/storage/database.js';
 
@@ -79,7 +80,7 @@ async function measure(label: string, size: number, account: string): Promise<Ro
     if (finished.status !== 'SUCCESS') throw new Error(`${label}: scan ended ${finished.status}: ${finished.message}`);
 
     const app = createApp({ services, validateResponses: false });
-    const server = app.express.listen(0, '127.0.0.1');
+    const server = httpServerFor(app.express).listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v0/scans/${scan.id}`;
     const headers = { authorization: `Basic ${Buffer.from(`${client.clientId}:${secret}`).toString('base64')}` };

@@ -1,10 +1,11 @@
 import express, { type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
 import { API_NAMES, loadApiDocument } from '../server/src/http/apis.js';
 import { inOneLayer, validatingHandlers } from '../server/src/http/app.js';
+import { httpServerFor } from '../server/src/http/http-server.js';
 
 /**
- * A floor for `make bench`: Express 5 set as the server sets it, with each API's request validation exactly as the
- * server runs it (express-openapi-validator with its route lookup, security and waits precompiled; security
+ * A floor for `make bench`: Express 5 set and served as the server sets and serves it (`httpServerFor`), with each
+ * API's request validation exactly as the server runs it (express-openapi-validator with its route lookup, security and waits precompiled; security
  * handlers that compare the header carrying the credentials), answering from memory the bytes the server answered.
  * No database, no domain, no request log, no metrics, no hashing of secrets: what the whole server cannot go
  * below while it validates every request. Reads BENCH_BODIES as bench/bare-express.ts does.
@@ -51,5 +52,5 @@ app.get('/healthz', (_req, res) => {
   res.json({ status: 'ok' });
 });
 
-const server = app.listen(Number(process.env.PORT ?? 0), '127.0.0.1');
+const server = httpServerFor(app).listen(Number(process.env.PORT ?? 0), '127.0.0.1');
 process.on('SIGTERM', () => server.close(() => process.exit(0)));

@@ -5,6 +5,7 @@ import { ConfigError, configSummary, loadConfig, type Config } from './config.js
 import { bootstrap } from './bootstrap.js';
 import { systemClock } from './domain/clock.js';
 import { createApp } from './http/app.js';
+import { httpServerFor } from './http/http-server.js';
 import { prepareMockDatabase, printMockCredentials } from './demo/mock.js';
 import { createLogger } from './logger.js';
 import { createMetricsServer, Metrics } from './metrics.js';
@@ -75,7 +76,7 @@ async function start(config: Config, log: Logger): Promise<void> {
     log.info({ metricsUrl: `http://${config.host}:${port}/metrics` }, `metrics on http://${config.host}:${port}/metrics`);
   }
 
-  const server: Server = app.express.listen(config.port, config.host, () => {
+  const server: Server = httpServerFor(app.express).listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     log.info({ url: `http://${config.host}:${port}` }, `listening on http://${config.host}:${port} (compliance /v0, conductor /api/v0, console /console, docs /docs)`);

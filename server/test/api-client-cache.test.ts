@@ -4,6 +4,7 @@ import { TableNode, type KyselyPlugin, type PluginTransformQueryArgs, type Plugi
 import { afterEach, beforeEach, it } from '@jest/globals';
 import { API_CLIENT_CACHE_MAX_AGE_MS } from '../src/domain/auth/api-clients.js';
 import { createApp } from '../src/http/app.js';
+import { httpServerFor } from '../src/http/http-server.js';
 import { createServices, type Services } from '../src/services.js';
 import { createEnvironment } from './compliance.js';
 import { describeEachDatabase } from './databases.js';
@@ -169,7 +170,7 @@ describeEachDatabase(
     beforeEach(async () => {
       server = testServer();
       const services = createServices(db().handle, server.clock);
-      const listening = createApp({ services, validateResponses: true }).express.listen(0, '127.0.0.1');
+      const listening = httpServerFor(createApp({ services, validateResponses: true }).express).listen(0, '127.0.0.1');
       await new Promise((resolve) => listening.once('listening', resolve));
       other = {
         services,

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach } from '@jest/globals';
 import { ManualClock } from '../src/domain/clock.js';
 import { DEFAULT_ORGANIZATION } from '../src/domain/organizations/service.js';
 import { createApp, type AppOptions } from '../src/http/app.js';
+import { httpServerFor } from '../src/http/http-server.js';
 import { createServices, type ServiceOptions, type Services } from '../src/services.js';
 import { KyselyJobRepository } from '../src/storage/repositories/jobs.js';
 import type { TestDatabase } from './databases.js';
@@ -60,7 +61,7 @@ export async function startTestServer(db: TestDatabase, options: TestServerOptio
     ...(requestLog && { log: requestLog }),
     ...(metrics && { metrics }),
   });
-  const server = app.express.listen(0, '127.0.0.1');
+  const server = httpServerFor(app.express).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   let tenants = 0;
