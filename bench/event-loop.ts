@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort, start, waitForHttp } from '../contract-tests/processes.js';
-import { ROOT } from '../scripts/pipeline.js';
+import { ROOT } from '../scripts/root.js';
 import { systemClock } from '../server/src/domain/clock.js';
 import { resourceTypesOf } from '../server/src/domain/cloud/catalog.js';
 import { listingError } from '../server/src/domain/cloud/simulator/simulated-cloud.js';

@@ -3,7 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort, type Started } from '../contract-tests/processes.js';
-import { ROOT } from '../scripts/pipeline.js';
+import { ROOT } from '../scripts/root.js';
 import { cpuMicrosOf, load, WRK } from './load.js';
 import { PINNED, pinLoadGenerator, pinnedProcess, serverProcess, startBenchServer, type BenchCase, type CaseName } from './setup.js';
 

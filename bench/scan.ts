@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { ROOT } from '../scripts/pipeline.js';
+import { ROOT } from '../scripts/root.js';
 import { systemClock } from '../server/src/domain/clock.js';
 import { resourceTypesOf } from '../server/src/domain/cloud/catalog.js';
 import { listingError } from '../server/src/domain/cloud/simulator/simulated-cloud.js';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort, waitForHttp, type Started } from '../contract-tests/processes.js';
-import { ROOT } from '../scripts/pipeline.js';
+import { ROOT } from '../scripts/root.js';
 import { packExample } from '../server/src/demo/conductor.js';
 
 /**

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createRequire } from 'node:module';
 import { load } from 'js-yaml';
-import { ROOT } from '../scripts/pipeline.js';
+import { ROOT } from '../scripts/root.js';
 import { freePort, start, waitForHttp, type Started } from './processes.js';
 import { MOCK_APIS, startMock, type MockApi } from './prism/mocks.js';
 import { buildCoverage, EXERCISED_DIR, missingStatuses, writeCoverage, type CoverageReport } from './coverage.js';

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT } from '../scripts/pipeline.js';
+import { ROOT } from '../scripts/root.js';
 import { start, waitForHttp, type Started } from './processes.js';
 import { BASE_PATHS, MOCK_APIS, startMock, type Mock } from './prism/mocks.js';
 

@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import openapiTS, { astToString } from 'openapi-typescript';
 import converter from 'swagger2openapi';
 import { parse, stringify } from 'yaml';
+import { ROOT } from './root.js';
 
 /**
  * The generation pipeline, one API at a time:
@@ -15,7 +15,7 @@ import { parse, stringify } from 'yaml';
 export const API_NAMES = ['compliance', 'conductor', 'console'] as const;
 export type ApiName = (typeof API_NAMES)[number];
 
-export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export { ROOT };
 export const GENERATED_FILES = ['swagger.yaml', 'openapi.yaml', 'schema.d.ts'] as const;
 
 const run = promisify(execFile);
