@@ -4,9 +4,9 @@ import { pinLoadGenerator, startBenchServer, type BenchServer, type CaseName } f
 /**
  * Two (or more) compiled servers compared on one operation: `tsx bench/builds.ts <dist> <dist> [...]`, each a
  * directory `tsc -p tsconfig.build.json --outDir <dist>` wrote, optionally with settings of its environment after
- * a `?` (`dist?LOG_LEVEL=warn&METRICS=false`) to compare one build with itself set otherwise. Every build runs at once over its own data (the
- * same as `make bench` makes), and rounds load them in turn, so that what the machine does meanwhile falls on all
- * of them alike. Prints the CPU time each spent per answer in every round and the median: on a machine that other
+ * a `?` (`dist?LOG_LEVEL=warn`) to compare one build with itself set otherwise. Every build runs at once over its
+ * own data (the same as `make bench` makes), and rounds load them in turn, so that what the machine does meanwhile
+ * falls on all of them alike. Prints the CPU time each spent per answer in every round and the median: on a machine that other
  * work shares, that is steadier than requests per second. BENCH_CASE (default one), BENCH_ROUNDS (default 6),
  * BENCH_SECONDS per round (default 4), after BENCH_WARMUP seconds of the same load once (default 3).
  */

@@ -52,11 +52,10 @@ const keptShownBodies = new WeakMap<Environment, { summary: ResourceSummary | nu
  * environment that never changes gets one body per summary, whose JSON text answers keep.
  */
 export function environmentWithSummaryBody(env: Environment, summary: ResourceSummary | null): Schemas['EnvironmentWithSummary'] {
-  const made = () => ({ ...environmentBody(env), resource_summary: resourceSummaryBody(summary) });
-  if (!Object.isFrozen(env)) return made();
+  if (!Object.isFrozen(env)) return { ...environmentBody(env), resource_summary: resourceSummaryBody(summary) };
   const kept = keptShownBodies.get(env);
   if (kept?.summary === summary) return kept.body;
-  const body = keepJson(made());
+  const body = keepJson({ ...environmentBody(env), resource_summary: resourceSummaryBody(summary) });
   keptShownBodies.set(env, { summary, body });
   return body;
 }

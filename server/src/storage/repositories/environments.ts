@@ -164,8 +164,8 @@ export class KyselyEnvironmentRepository implements EnvironmentRepository {
    * Environments as this process last read them for a page or by id, with the version read. A page reads the ids
    * and versions of its rows and then only the rows whose version is not the one kept here (`get` likewise):
    * reading and parsing all of a row's columns was most of a page's time, and rows change far less often than they
-   * are read. Correct
-   * across processes sharing a database, since every write of a row draws a new version in the same statement.
+   * are read. Correct across processes sharing a database, since every write of a row draws a new version in the
+   * same statement.
    */
   private readonly remembered = new LRUCache<string, { version: number; environment: Environment }>({ max: REMEMBERED_ENVIRONMENTS });
   /** The organization's list version, drawn anew by every write of one of its environments. */
