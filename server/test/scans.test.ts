@@ -4,6 +4,7 @@ import { resourceTypesOf } from '../src/domain/cloud/catalog.js';
 import { listingError } from '../src/domain/cloud/simulator/simulated-cloud.js';
 import { createServices } from '../src/services.js';
 import { KyselyJobRepository } from '../src/storage/repositories/jobs.js';
+import { KyselyScanResultRepository } from '../src/storage/repositories/scan-results.js';
 import { describeEachDatabase } from './databases.js';
 import { createEnvironment as createEnvironmentThroughApi, nextAccount, runScan, type Body } from './compliance.js';
 import { useTestServer, type TestServer } from './server.js';
@@ -189,6 +190,27 @@ describeEachDatabase(
         const res = await server.request('GET', `/v0/scans/${done.id}/compliance_by_rules?result=UNKNOWN&max_items=1000`);
         expect(res.body.items.length).toBeGreaterThan(0);
         for (const item of res.body.items) expect(item.unsurveyed_resource_types).not.toContain('PROVA.S3.Bucket');
+      });
+
+      it('reads what the rules of a successful scan came to once for all of its pages, and shows a later scan its own', async () => {
+        const env = await createEnvironment();
+        const first = await scan(env.id);
+        const read = jest.spyOn(KyselyScanResultRepository.prototype, 'ruleResults');
+        try {
+          const rules = await server.request('GET', `/v0/scans/${first.id}/compliance_by_rules?max_items=5`);
+          const again = await server.request('GET', `/v0/scans/${first.id}/compliance_by_rules?max_items=5`);
+          await server.request('GET', `/v0/scans/${first.id}/compliance_by_resource_types?family=CIS`);
+          expect(again.body).toEqual(rules.body);
+          expect(read).toHaveBeenCalledTimes(1);
+          // The drift between the two scans changes what the rules came to; the later scan's pages show its own.
+          const second = await scan(env.id);
+          read.mockClear();
+          const later = await server.request('GET', `/v0/scans/${second.id}/compliance_by_rules?max_items=1000`);
+          expect(read).toHaveBeenCalledTimes(1);
+          expect(later.body).not.toEqual((await server.request('GET', `/v0/scans/${first.id}/compliance_by_rules?max_items=1000`)).body);
+        } finally {
+          read.mockRestore();
+        }
       });
 
       it('reports compliance by resource type, totals matching the summary', async () => {

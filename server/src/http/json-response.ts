@@ -1,4 +1,5 @@
 import express, { type Express, type Response } from 'express';
+import { deepFreeze } from '../domain/freeze.js';
 
 /*
  * Express's res.json answers through res.send, which looks up four settings, sets the content type through a MIME
@@ -28,14 +29,6 @@ const keptJson = new WeakMap<object, string>();
  */
 export function keepJson<T extends object>(value: T): T {
   if (!keptJson.has(value)) keptJson.set(deepFreeze(value), JSON.stringify(value));
-  return value;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const member of Object.values(value)) deepFreeze(member);
-  }
   return value;
 }
 

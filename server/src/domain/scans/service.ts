@@ -1,12 +1,14 @@
 import type { Clock } from '../clock.js';
 import type { Environment } from '../environments/types.js';
 import { AppError } from '../errors.js';
+import { deepFreeze } from '../freeze.js';
 import { newId } from '../ids.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { CONTROLS } from '../rules/catalog/controls.js';
 import type { EnvironmentRepository, Page, PageRequest, ScanFilter, ScanRepository, ScanResultRepository, SortDirection } from '../repositories.js';
 import { scanFamilies, type RuleInfo } from './rule-set.js';
-import type { Finding, ResourceSummary, RuleResultValue, Scan } from './types.js';
+import { LRUCache } from 'lru-cache';
+import type { Finding, ResourceSummary, RuleResult, RuleResultValue, Scan } from './types.js';
 
 export const SCAN_JOB = 'scan';
 
@@ -53,6 +55,13 @@ export class ScanService {
    * found for it stays the one to show for it.
    */
   private readonly summaries = new WeakMap<Environment, { summary: ResourceSummary | null }>();
+
+  /**
+   * What each rule of a successful scan came to, by scan: every page of its results starts from them, and they are
+   * final once the scan succeeded (a successful scan is never run again). Reading and parsing them took ~1 ms of a
+   * page of a 100 000-resource scan.
+   */
+  private readonly finalRuleResults = new LRUCache<string, readonly RuleResult[]>({ max: 64 });
 
   constructor(private readonly deps: ScanServiceDeps) {}
 
@@ -122,7 +131,7 @@ export class ScanService {
   ): Promise<Page<RuleComplianceItem>> {
     const scan = await this.get(orgId, scanId);
     if (scan.status !== 'SUCCESS') return { items: [], hasMore: false };
-    const results = await this.deps.results.ruleResults(scan.id);
+    const results = await this.ruleResultsOf(scan);
     const rules = results.map((r) => r.rule);
     const outcome = new Map(results.map((r) => [r.ruleId, r]));
     const families = scan.families.filter((f) => !filter.families?.length || filter.families.includes(f));
@@ -166,7 +175,7 @@ export class ScanService {
     const scan = await this.get(orgId, scanId);
     if (scan.status !== 'SUCCESS') return { items: [], hasMore: false };
     const families = new Set(filter.families?.length ? filter.families : scan.families);
-    const rules = (await this.deps.results.ruleResults(scan.id)).map((r) => r.rule);
+    const rules = (await this.ruleResultsOf(scan)).map((r) => r.rule);
     const familiesOfRule = new Map(rules.map((r) => [r.id, r.families.filter((f) => families.has(f))]));
     const ruleIds = filter.families?.length ? rules.filter((r) => familiesOfRule.get(r.id)!.length > 0).map((r) => r.id) : null;
     const types = await this.deps.results.typeResults(scan.id, filter.types?.length ? filter.types : null, page);
@@ -186,6 +195,16 @@ export class ScanService {
       });
     }
     return { items, hasMore: types.hasMore };
+  }
+
+  /** The rule results of a successful scan, read once (see `finalRuleResults`); frozen, as they are shared. */
+  private async ruleResultsOf(scan: Scan): Promise<readonly RuleResult[]> {
+    let results = this.finalRuleResults.get(scan.id);
+    if (!results) {
+      results = deepFreeze(await this.deps.results.ruleResults(scan.id));
+      this.finalRuleResults.set(scan.id, results);
+    }
+    return results;
   }
 
   private async environment(orgId: string, environmentId: string): Promise<Environment> {

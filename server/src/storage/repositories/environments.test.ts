@@ -1,38 +1,16 @@
-import { randomUUID } from 'node:crypto';
 import { beforeEach, it } from '@jest/globals';
 import type { Environment } from '../../domain/environments/types.js';
 import type { PageRequest } from '../../domain/repositories.js';
 import { describeEachDatabase } from '../../../test/databases.js';
 import { expect } from '../../../test/expect.js';
+import { environmentFixture } from '../../../test/fixtures/environments.js';
 import { KyselyEnvironmentRepository } from './environments.js';
 
 const ORG = 'org-1';
 const FIRST_PAGE: PageRequest = { offset: 0, limit: 50 };
 const NEWEST_FIRST = { by: 'created_at', direction: 'desc' } as const;
 
-function environment(name: string, createdAt: number): Environment {
-  return {
-    id: randomUUID(),
-    orgId: ORG,
-    name,
-    provider: 'provider_a',
-    access: { kind: 'role', roleArn: `arn:aws:iam::123456789012:role/${name}`, regions: ['us-east-1'] },
-    complianceFamilies: ['CIS'],
-    surveyResourceTypes: ['*'],
-    surveyResourceGroups: null,
-    remediateResourceTypes: [],
-    baselineId: null,
-    remediation: false,
-    scanInterval: 86_400,
-    scanScheduleEnabled: true,
-    scheduleAnchorAt: createdAt,
-    lastScanId: null,
-    lastScanAt: null,
-    scanStatus: null,
-    createdAt,
-    updatedAt: createdAt,
-  };
-}
+const environment = (name: string, createdAt: number): Environment => environmentFixture(ORG, name, createdAt);
 
 /**
  * A page of environments keeps the environments it read, by version, for later pages. Two repositories on one

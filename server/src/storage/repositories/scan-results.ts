@@ -105,15 +105,19 @@ export class KyselyScanResultRepository implements ScanResultRepository {
   async findingsOfRules(scanId: string, ruleIds: readonly string[], limitPerRule: number): Promise<Map<string, Finding[]>> {
     const byRule = new Map<string, Finding[]>();
     for (const ruleId of new Set(ruleIds)) {
+      // Not the rule's id, which is known: every column read is a string made anew for every row.
       const rows = await this.db
         .selectFrom('scan_findings')
-        .select(['rule_id', 'resource_id', 'resource_type', 'result', 'message'])
+        .select(['resource_id', 'resource_type', 'result', 'message'])
         .where('scan_id', '=', scanId)
         .where('rule_id', '=', ruleId)
         .orderBy('resource_id')
         .limit(limitPerRule)
         .execute();
-      byRule.set(ruleId, rows.map(toFinding));
+      byRule.set(
+        ruleId,
+        rows.map((row) => ({ ruleId, resourceId: row.resource_id, resourceType: row.resource_type, result: row.result as Finding['result'], message: row.message })),
+      );
     }
     return byRule;
   }
@@ -149,13 +153,16 @@ export class KyselyScanResultRepository implements ScanResultRepository {
           .executeTakeFirstOrThrow()
       : null;
     // The first failing resources and their findings in one statement, whose text is the same for every type and
-    // page (a list of the resources' ids made a new statement for every count of them).
+    // page (a list of the resources' ids made a new statement for every count of them): the findings up to the last
+    // of those resources, read along the index in the order answered. Matching the resources against the list
+    // instead looked each of them up and sorted what it found.
+    const lastListed = this.db.selectFrom(failing.orderBy('resource_id').limit(limit).as('listed')).select((eb) => eb.fn.max('listed.resource_id').as('last'));
     let query = this.db
       .selectFrom('scan_findings')
       .select(['rule_id', 'resource_id', 'message'])
       .where('scan_id', '=', scanId)
       .where('resource_type', '=', type)
-      .where('resource_id', 'in', failing.orderBy('resource_id').limit(limit));
+      .where('resource_id', '<=', lastListed);
     if (ruleIds) query = query.where('rule_id', 'in', ruleIds.length > 0 ? ruleIds : ['']);
     const resources = new Map<string, Array<Pick<Finding, 'ruleId' | 'message'>>>();
     for (const row of await query.orderBy('resource_id').orderBy('rule_id').execute()) {
