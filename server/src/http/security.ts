@@ -65,7 +65,7 @@ export function basicAuth<P>(authenticate: (user: string, secret: string) => Pro
 /**
  * The session lookup of a request, kept on the request itself. In a WeakMap keyed by the request, the session,
  * user and organization it found outlived the request: each survived young-generation collections and went to the
- * old generation (~400 B per answer).
+ * old generation (~500 B per answer).
  */
 const SESSION_LOOKUP = Symbol('console session lookup');
 type WithSessionLookup = { [SESSION_LOOKUP]?: Promise<ConsolePrincipal | undefined> };

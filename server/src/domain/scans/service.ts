@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Clock } from '../clock.js';
 import type { Environment } from '../environments/types.js';
 import { AppError } from '../errors.js';
@@ -7,7 +8,6 @@ import type { JobQueue } from '../jobs/queue.js';
 import { CONTROLS } from '../rules/catalog/controls.js';
 import type { EnvironmentRepository, Page, PageRequest, ScanFilter, ScanRepository, ScanResultRepository, SortDirection } from '../repositories.js';
 import { scanFamilies, type RuleInfo } from './rule-set.js';
-import { LRUCache } from 'lru-cache';
 import type { Finding, ResourceSummary, RuleResult, RuleResultValue, Scan } from './types.js';
 
 export const SCAN_JOB = 'scan';
