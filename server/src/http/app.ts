@@ -135,7 +135,10 @@ function mountApi(app: Express, api: ApiDocument, options: AppOptions, context: 
       // Group policies and rbac: after authentication and validation, before any handler runs.
       ...(api.name === 'compliance' ? [authorizeCompliance(api, options.services)] : []),
       ...(api.name === 'conductor' ? [authorizeConductor(api, options.services.rbac)] : []),
-      dispatcher(table, context, options.beforeHandler && ((operationId) => options.beforeHandler!(api.name, operationId))),
+      dispatcher(table, context, {
+        validatingResponses: options.validateResponses,
+        ...(options.beforeHandler && { beforeHandler: (operationId: string) => options.beforeHandler!(api.name, operationId) }),
+      }),
       () => {
         throw new AppError('not_found', 'no such operation; see the API documentation at /docs');
       },

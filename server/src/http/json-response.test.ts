@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type Express } from 'express';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
-import { jsonOf, keepJson, writeJsonDirectly } from './json-response.js';
+import { isJsonTextValue, JsonText, jsonOf, jsonTextValue, keepJson, writeJsonDirectly } from './json-response.js';
 import { expect } from '../../test/expect.js';
 
 /**
@@ -29,6 +29,10 @@ function app(direct: boolean): Express {
   app.get('/empty', (_req, res) => void res.status(204).json({ gone: true }));
   app.get('/undefined', (_req, res) => void res.json(undefined));
   app.get('/headers', (_req, res) => void res.set('Cache-Control', 'no-store').json([1, 'two', null]));
+  // A body given as its JSON text, handed to res.json as the dispatcher hands it: the same answer as the value's.
+  for (const parse of [false, true]) {
+    app.get(`/text-${parse}`, (_req, res) => void res.json(direct ? jsonTextValue(new JsonText(Buffer.from(JSON.stringify(large))), parse) : large));
+  }
   return app;
 }
 
@@ -84,6 +88,11 @@ describe('JSON written directly', () => {
     ['GET', '/empty', {}],
     ['GET', '/undefined', {}],
     ['GET', '/headers', {}],
+    ['GET', '/text-false', {}],
+    ['GET', '/text-true', {}],
+    ['GET', '/text-false', { 'if-none-match': '*' }],
+    ['GET', '/text-false', { 'if-modified-since': new Date(0).toUTCString() }],
+    ['GET', '/text-true', { 'if-modified-since': new Date(0).toUTCString() }],
   ] as const)('%s %s %j answers as Express does', async (method, path, headers) => {
     const [expected, actual] = await Promise.all([ask(viaExpress, method, path, headers), ask(direct, method, path, headers)]);
     expect(actual).toEqual(expected);
@@ -125,5 +134,23 @@ describe('kept JSON', () => {
     const value = kept(11);
     expect(Object.isFrozen(value) && Object.isFrozen(value.list) && Object.isFrozen(value.deep.also[0])).toBe(true);
     expect(() => (value.list as unknown[]).push(1)).toThrow(TypeError);
+  });
+});
+
+describe('a body given as its JSON text', () => {
+  const bytes = Buffer.from(JSON.stringify(large));
+
+  it('is written as its own bytes, whether or not it is parsed', () => {
+    for (const parse of [false, true]) {
+      const value = jsonTextValue(new JsonText(bytes), parse);
+      expect(isJsonTextValue(value)).toBe(true);
+      expect(jsonOf(value)).toBe(bytes);
+    }
+  });
+
+  it('is parsed for a response validator to judge what is sent', () => {
+    expect(jsonTextValue(new JsonText(bytes), true)).toEqual(large);
+    expect(jsonTextValue(new JsonText(bytes), false)).toEqual({});
+    expect(isJsonTextValue(large)).toBe(false);
   });
 });

@@ -47,14 +47,45 @@ function keptListBytes(items: readonly object[]): Buffer {
 }
 
 /**
+ * An answer's body given as the bytes of its JSON text, of a value of type `T`: for the largest answers, which a
+ * writer that knows their shape and repeats what repeats in them writes several times faster than JSON.stringify
+ * writes the same value built as objects. The dispatcher hands res.json `jsonTextValue(text, …)`.
+ */
+export class JsonText<T> {
+  /** Only for the compiler: the type of the value these bytes are the JSON text of. */
+  declare readonly of?: T;
+
+  constructor(readonly bytes: Buffer) {}
+}
+
+/** The bytes to write for the values `jsonTextValue` handed out. */
+const writtenAs = new WeakMap<object, Buffer>();
+
+/**
+ * What res.json is given for a body given as JSON text: with `parse`, the value the text parses to, so that the
+ * response validator judges exactly what is sent; otherwise an empty stand-in. Either way the text's own bytes are
+ * written.
+ */
+export function jsonTextValue(text: JsonText<unknown>, parse: boolean): object {
+  const value = parse ? (JSON.parse(text.bytes.toString('utf8')) as object) : {};
+  writtenAs.set(value, text.bytes);
+  return value;
+}
+
+/** Whether `value` is what `jsonTextValue` handed out, to be written as a JSON text. */
+export const isJsonTextValue = (value: unknown): boolean => typeof value === 'object' && value !== null && writtenAs.has(value);
+
+/**
  * What JSON.stringify(body) writes, byte for byte: the kept text of a kept value, as text, or, when the body lists
  * kept values (see keepJson), as
  * bytes with those lists written from what was kept. A page of 50 environments took ~120 µs to serialize item by
  * item and ~35 µs more to encode; the same page again takes the copy of its bytes.
  */
 export function jsonOf(body: unknown): string | Buffer | undefined {
-  const kept = typeof body === 'object' && body !== null ? keptJson.get(body) : undefined;
-  if (kept !== undefined) return kept;
+  if (typeof body === 'object' && body !== null) {
+    const kept = keptJson.get(body) ?? writtenAs.get(body);
+    if (kept !== undefined) return kept;
+  }
   if (typeof body !== 'object' || body === null || Array.isArray(body) || 'toJSON' in body) return JSON.stringify(body);
   // Most answers list nothing kept: a list's check stops at its first item that is not.
   if (!Object.values(body).some(isKeptList)) return JSON.stringify(body);
@@ -106,7 +137,13 @@ function plainAnswer(res: Response): boolean {
 export function writeJsonDirectly(app: Express): void {
   const viaExpress = express.response.json;
   app.response.json = function json(this: Response, body: unknown): Response {
-    if (!plainAnswer(this)) return viaExpress.call(this, body);
+    if (!plainAnswer(this)) {
+      const bytes = typeof body === 'object' && body !== null ? writtenAs.get(body) : undefined;
+      if (bytes === undefined) return viaExpress.call(this, body);
+      // What res.json would do with the text: the JSON media type, then everything else as Express does it.
+      if (!this.hasHeader('content-type')) this.setHeader('Content-Type', 'application/json; charset=utf-8');
+      return this.send(bytes);
+    }
     const json = jsonOf(body);
     if (json === undefined) return viaExpress.call(this, body);
     this.setHeader('Content-Type', 'application/json; charset=utf-8');

@@ -18,6 +18,7 @@ for (const control of CONTROLS) CONTROLS_OF_FAMILY.set(control.family, [...(CONT
 const CATALOG_CONTROL_IDS = new Set(CONTROLS.map((c) => c.id));
 /** Failing resources listed per result item; the item's count says how many there are in all. */
 export const LISTED_FAILURES = 100;
+const NO_FAMILIES: readonly string[] = Object.freeze([]);
 
 export interface RuleComplianceItem {
   family: string;
@@ -35,8 +36,18 @@ export interface TypeComplianceItem {
   total: number;
   compliant: number;
   noncompliantCount: number;
-  /** Failing resources with the rules they fail, each rule once per family it serves. */
-  noncompliant: Array<{ resourceId: string; failedRules: Array<{ family: string; ruleId: string; messages: string[] }> }>;
+  /** The first failing resources (LISTED_FAILURES), by resource id, each with the rules it fails, by rule id. */
+  noncompliant: Array<{ resourceId: string; failures: TypeFailure[] }>;
+}
+
+/**
+ * A rule a resource fails, with the families (of those asked for) the rule serves: the answer lists it once per
+ * family. One array of families per rule in a page, shared by its failures.
+ */
+export interface TypeFailure {
+  ruleId: string;
+  message: string;
+  families: readonly string[];
 }
 
 export interface ScanServiceDeps {
@@ -190,7 +201,7 @@ export class ScanService {
         noncompliantCount,
         noncompliant: [...failing.resources].map(([resourceId, findings]) => ({
           resourceId,
-          failedRules: findings.flatMap((f) => (familiesOfRule.get(f.ruleId) ?? []).map((family) => ({ family, ruleId: f.ruleId, messages: [f.message] }))),
+          failures: findings.map((f) => ({ ruleId: f.ruleId, message: f.message, families: familiesOfRule.get(f.ruleId) ?? NO_FAMILIES })),
         })),
       });
     }

@@ -1,5 +1,5 @@
 import { driftEnabled, nextScanAt, type Environment } from '../../domain/environments/types.js';
-import type { RuleComplianceItem, TypeComplianceItem } from '../../domain/scans/service.js';
+import type { RuleComplianceItem } from '../../domain/scans/service.js';
 import type { ResourceSummary, Scan } from '../../domain/scans/types.js';
 import { keepJson } from '../json-response.js';
 import type { Schemas } from './types.js';
@@ -135,19 +135,6 @@ export function ruleComplianceBody(item: RuleComplianceItem): Schemas['Complianc
     failed_resource_count: item.failedResourceCount,
     failed_resource_types: item.missingTypes.map((type) => ({ resource_type: type, messages: [`no ${type} resource exists`] })),
     unsurveyed_resource_types: item.unsurveyedTypes,
-  };
-}
-
-export function typeComplianceBody(item: TypeComplianceItem): Schemas['ComplianceByResourceType'] {
-  return {
-    resource_type: item.resourceType,
-    total: item.total,
-    compliant: item.compliant,
-    noncompliant_count: item.noncompliantCount,
-    noncompliant: item.noncompliant.map((r) => ({
-      resource_id: r.resourceId,
-      failed_rules: r.failedRules.map((f) => ({ family: f.family as Schemas['ComplianceFamily'], rule: f.ruleId, messages: f.messages })),
-    })),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { HandlerContext } from '../context.js';
 import { pageBody } from '../paging.js';
-import { ruleComplianceBody, scanBody, scanWithSummaryBody, typeComplianceBody } from './presenters.js';
+import { ruleComplianceBody, scanBody, scanWithSummaryBody } from './presenters.js';
+import { typeCompliancePageJson } from './type-compliance-json.js';
 import type { Req, Res } from './types.js';
 
 export async function listScans(req: Req<'listScans'>, { services }: HandlerContext): Res<'listScans'> {
@@ -41,5 +42,5 @@ export async function getComplianceByResourceTypes(
     { families: family, types: resource_type },
     { offset, limit: max_items },
   );
-  return { status: 200, body: pageBody(page, offset, typeComplianceBody) };
+  return { status: 200, body: typeCompliancePageJson(page, offset) };
 }

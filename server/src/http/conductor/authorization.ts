@@ -5,6 +5,7 @@ import type { Permissions, RbacAction, RbacResource, RbacService } from '../../d
 import { resourceText } from '../../domain/conductor/rbac.js';
 import { AppError } from '../../domain/errors.js';
 import type { ApiDocument } from '../apis.js';
+import { isJsonTextValue } from '../json-response.js';
 import type { PathParams, QueryParams, Reply, RequestBody } from '../registry.js';
 
 /*
@@ -23,7 +24,7 @@ interface Params<Op> {
   body: RequestBody<Op>;
 }
 
-type ListItem<Op> = Reply<Op> extends infer R ? (R extends { status: 200; body: { items: Array<infer Item> } } ? Item : never) : never;
+type ListItem<Op> = Reply<Op> extends infer R ? (R extends { status: 200; body: infer B } ? (B extends { items: Array<infer Item> } ? Item : never) : never) : never;
 
 type Access<Op> =
   | { action: RbacAction; resource: (params: Params<Op>) => RbacResource }
@@ -94,6 +95,8 @@ export const operationsWithoutAccess = (api: ApiDocument): string[] =>
 
 /** Keeps the listed items the user may read, and recounts them. */
 function readableItems(body: unknown, access: AnyAccess, permissions: Permissions): unknown {
+  // The stand-in for a body given as JSON text has no items to filter.
+  if (isJsonTextValue(body)) throw new Error('a listing the conductor filters cannot be answered as JSON text');
   const list = body as { count?: number; items?: unknown[] } | undefined;
   if (!list || !Array.isArray(list.items)) return body;
   const items = list.items.filter((item) => permissions.allows(access.action, access.listing!(item).map(resourceText)));

@@ -13,6 +13,7 @@ import * as jobRequestIds from './0011_job_request_ids.js';
 import * as environmentOrders from './0012_environment_orders.js';
 import * as listOrders from './0013_list_orders.js';
 import * as environmentVersions from './0014_environment_versions.js';
+import * as findingsByType from './0015_findings_by_type.js';
 
 /** Every migration, in order. Names sort in the order they must run; never rename or edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '0012_environment_orders': environmentOrders,
   '0013_list_orders': listOrders,
   '0014_environment_versions': environmentVersions,
+  '0015_findings_by_type': findingsByType,
 };

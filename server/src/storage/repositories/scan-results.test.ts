@@ -1,9 +1,11 @@
 import { beforeEach, it } from '@jest/globals';
+import { Migrator, sql } from 'kysely';
 import type { Finding } from '../../domain/scans/types.js';
 import { describeEachDatabase } from '../../../test/databases.js';
 import { expect } from '../../../test/expect.js';
 import { environmentFixture } from '../../../test/fixtures/environments.js';
 import { KyselyEnvironmentRepository } from './environments.js';
+import { migrations } from '../migrations/index.js';
 import { KyselyScanResultRepository } from './scan-results.js';
 
 const ORG = 'org-1';
@@ -80,5 +82,30 @@ describeEachDatabase('scan result pages', (db) => {
     expect(byRule.get('rule-a')).toEqual(range(1, 10).map((n) => ({ ruleId: 'rule-a', resourceId: resource(n * 5), resourceType: BUCKET, result: 'FAIL', message: `a fails on ${n * 5}` })));
     expect(byRule.get('rule-b')![0]).toEqual({ ruleId: 'rule-b', resourceId: resource(3), resourceType: BUCKET, result: 'ERROR', message: 'b fails on 3' });
     expect((await results.findingsOfRules(SCAN, ['rule-d'], 10)).get('rule-d')).toEqual([]);
+  });
+
+  it('keeps the findings of scans made before the findings were stored by rule and by type (0015), both ways', async () => {
+    const { handle } = db();
+    const migrator = new Migrator({ db: handle.db, provider: { getMigrations: async () => migrations }, ...(handle.schema && { migrationTableSchema: handle.schema }) });
+    const everyFinding = async () => (await results.findingsPage(SCAN, null, 1_000)).map((f) => JSON.stringify(f));
+    const before = await everyFinding();
+    expect(before).toHaveLength(findings().length);
+    const storedBy = async () =>
+      handle.dialect === 'sqlite'
+        ? (await sql<{ sql: string }>`select sql from sqlite_master where name in ('scan_findings', 'scan_findings_resource') order by name`.execute(handle.db)).rows.map((r) => r.sql)
+        : (await sql<{ indexdef: string }>`select indexdef from pg_indexes where indexname = 'scan_findings_resource' and schemaname = current_schema()`.execute(handle.db)).rows.map((r) => r.indexdef);
+
+    expect((await migrator.migrateTo('0014_environment_versions')).error).toBeUndefined();
+    expect(await everyFinding()).toEqual(before);
+    expect((await storedBy()).join('\n')).not.toMatch(/rule_id"?\)/);
+
+    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+    expect(await everyFinding()).toEqual(before);
+    const [table, index] = handle.dialect === 'sqlite' ? await storedBy() : [null, ...(await storedBy())];
+    if (handle.dialect === 'sqlite') expect(table).toMatch(/without rowid$/i);
+    expect(index).toMatch(handle.dialect === 'sqlite' ? /"resource_id", "rule_id", "message"\)$/ : /resource_id, rule_id\)$/);
+    // A scan deleted deletes its findings still.
+    await handle.db.deleteFrom('scans').where('id', '=', SCAN).execute();
+    expect(await everyFinding()).toEqual([]);
   });
 });
