@@ -2,7 +2,8 @@
 """What a script written for the public service does, with Python's standard library only.
 
 Compliance API (/v0, Basic auth with an API client id and secret): lists every environment, takes each one's
-latest SUCCESS scan, pages its compliance results by rule to the end by `next_offset` and writes them to a CSV.
+latest SUCCESS scan, pages its compliance results by rule to the end by `next_offset` and writes them to a CSV,
+and pages its results by resource type, of every family and of one, checking that each type's counts add up.
 Conductor (/api/v0, Basic auth as root): reads a process's history and cloud operations for a time range given as
 `mm/dd/YYYY HH:MM` (UTC) values, encoded by `urllib.parse.urlencode` (`+` for the space, `%2F` and `%3A`).
 
@@ -153,7 +154,54 @@ def compliance_csv(api, csv_path, page_size):
                 seen_rows.add(key)
                 writer.writerow(row)
                 summary["rows"] += 1
+            for family in (None, "CIS"):
+                counted = by_resource_type(api, scan_id, family, page_size)
+                key = "resource_types" if family is None else f"{family}_resource_types"
+                summary[key] = summary.get(key, 0) + counted["types"]
+                key = "listed_failures" if family is None else f"{family}_listed_failures"
+                summary[key] = summary.get(key, 0) + counted["listed"]
     return summary
+
+
+# A type lists its first 100 failing resources (the spec's ComplianceByResourceType.noncompliant).
+LISTED_FAILURES = 100
+
+
+def by_resource_type(api, scan_id, family, page_size):
+    """Every page of a scan's results by resource type (of one family, if given): each type once, in order, its
+    counts adding up, its listed failing resources in id order, each failing at least one rule of the family."""
+    query = {"family": [family]} if family else {}
+    types, _ = pages(api, f"/scans/{scan_id}/compliance_by_resource_types", query, page_size)
+    names = []
+    listed_in_all = 0
+    for item in types:
+        where = f"compliance_by_resource_types of {scan_id} (family {family})"
+        name = field(item, "resource_type", str, where)
+        where += f" type {name}"
+        total = field(item, "total", int, where)
+        failing = field(item, "noncompliant_count", int, where)
+        if field(item, "compliant", int, where) + failing != total:
+            raise Surprise(f"{where}: compliant and noncompliant_count do not add up to total {total}")
+        resources = field(item, "noncompliant", list, where)
+        if len(resources) != min(failing, LISTED_FAILURES):
+            raise Surprise(f"{where}: {len(resources)} failing resources listed of {failing}")
+        ids = [field(resource, "resource_id", str, where) for resource in resources]
+        if ids != sorted(set(ids)):
+            raise Surprise(f"{where}: failing resources not listed once each in id order")
+        for resource in resources:
+            rules = field(resource, "failed_rules", list, where)
+            if not rules:
+                raise Surprise(f"{where}: {resource['resource_id']} is listed failing no rule")
+            for rule in rules:
+                field(rule, "rule", str, where)
+                messages = field(rule, "messages", list, where)
+                if field(rule, "family", str, where) != (family or rule["family"]) or not all(isinstance(m, str) for m in messages):
+                    raise Surprise(f"{where}: {json.dumps(rule)[:300]}")
+        names.append(name)
+        listed_in_all += len(resources)
+    if names != sorted(set(names)):
+        raise Surprise(f"compliance_by_resource_types of {scan_id}: types not listed once each in order")
+    return {"types": len(names), "listed": listed_in_all}
 
 
 def minute(unix_seconds):

@@ -106,6 +106,10 @@ describe('outside clients against the server with demo data', () => {
       scanned_environments: number;
       rows: number;
       result_pages: number;
+      resource_types: number;
+      listed_failures: number;
+      CIS_resource_types: number;
+      CIS_listed_failures: number;
       conductor: { history: number; ops: number; start: string; end: string };
     };
 
@@ -125,6 +129,13 @@ describe('outside clients against the server with demo data', () => {
       expect(cells[8]).toMatch(/^\d+$/);
     }
     expect(new Set(table.map((cells) => cells[0])).size).toBe(3);
+    // Results by resource type, of every family and of CIS only, paged to the end: the script checked each type's
+    // counts and listed failures; every type of a scan has an item, and CIS rules fail fewer resources than all.
+    expect(summary.resource_types).toBeGreaterThan(summary.scanned_environments);
+    expect(summary.CIS_resource_types).toBe(summary.resource_types);
+    expect(summary.listed_failures).toBeGreaterThan(0);
+    expect(summary.CIS_listed_failures).toBeGreaterThan(0);
+    expect(summary.CIS_listed_failures).toBeLessThanOrEqual(summary.listed_failures);
 
     // The time range the script sent (`+` for the space, as urlencode writes it) returned the whole history.
     expect(summary.conductor.start).toMatch(/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/);
