@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { RuleInfo } from '../../domain/scans/rule-set.js';
 import type { Finding, RuleResult, RuleResultValue, ScannedResource, TypeResult } from '../../domain/scans/types.js';
+import { prepareQuery, type PreparedQuery } from '../prepared.js';
 import type { Database } from '../schema.js';
 import type { Page, PageRequest, ScanResultRepository } from '../../domain/repositories.js';
 
@@ -16,8 +17,30 @@ const toFinding = (row: FindingRow): Finding => ({
   message: row.message,
 });
 
+type Listed = { rule_id: string; resource_id: string; message: string };
+
 export class KyselyScanResultRepository implements ScanResultRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  /** What the result pages read, built and compiled once (prepared.ts): a page runs 10 to 20 of them. */
+  private readonly firstFindingsOfRule: PreparedQuery<{ scanId: string; ruleId: string; limit: number }, Omit<FindingRow, 'rule_id'>>;
+  private readonly typesPage: PreparedQuery<{ scanId: string; limit: number; offset: number }, { resource_type: string; total: number; noncompliant: number }>;
+  private readonly firstFailuresOfType: PreparedQuery<{ scanId: string; type: string; limit: number }, Listed>;
+
+  constructor(private readonly db: Kysely<Database>) {
+    // Not the rule's id, which is known: every column read is a string made anew for every row.
+    this.firstFindingsOfRule = prepareQuery(db, (p: { scanId: string; ruleId: string; limit: number }) =>
+      db
+        .selectFrom('scan_findings')
+        .select(['resource_id', 'resource_type', 'result', 'message'])
+        .where('scan_id', '=', p.scanId)
+        .where('rule_id', '=', p.ruleId)
+        .orderBy('resource_id')
+        .limit(p.limit),
+    );
+    this.typesPage = prepareQuery(db, (p: { scanId: string; limit: number; offset: number }) =>
+      db.selectFrom('scan_type_results').select(['resource_type', 'total', 'noncompliant']).where('scan_id', '=', p.scanId).orderBy('resource_type').limit(p.limit).offset(p.offset),
+    );
+    this.firstFailuresOfType = prepareQuery(db, (p: { scanId: string; type: string; limit: number }) => this.failuresOfType(p.scanId, p.type, null, p.limit));
+  }
 
   async clear(scanId: string): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
@@ -105,15 +128,7 @@ export class KyselyScanResultRepository implements ScanResultRepository {
   async findingsOfRules(scanId: string, ruleIds: readonly string[], limitPerRule: number): Promise<Map<string, Finding[]>> {
     const byRule = new Map<string, Finding[]>();
     for (const ruleId of new Set(ruleIds)) {
-      // Not the rule's id, which is known: every column read is a string made anew for every row.
-      const rows = await this.db
-        .selectFrom('scan_findings')
-        .select(['resource_id', 'resource_type', 'result', 'message'])
-        .where('scan_id', '=', scanId)
-        .where('rule_id', '=', ruleId)
-        .orderBy('resource_id')
-        .limit(limitPerRule)
-        .execute();
+      const rows = await this.firstFindingsOfRule.rows({ scanId, ruleId, limit: limitPerRule });
       byRule.set(
         ruleId,
         rows.map((row) => ({ ruleId, resourceId: row.resource_id, resourceType: row.resource_type, result: row.result as Finding['result'], message: row.message })),
@@ -123,9 +138,11 @@ export class KyselyScanResultRepository implements ScanResultRepository {
   }
 
   async typeResults(scanId: string, types: readonly string[] | null, page: PageRequest): Promise<Page<TypeResult>> {
-    let query = this.db.selectFrom('scan_type_results').selectAll().where('scan_id', '=', scanId);
+    let query = this.db.selectFrom('scan_type_results').select(['resource_type', 'total', 'noncompliant']).where('scan_id', '=', scanId);
     if (types) query = query.where('resource_type', 'in', types.length > 0 ? types : ['']);
-    const rows = await query.orderBy('resource_type').limit(page.limit + 1).offset(page.offset).execute();
+    const rows = types
+      ? await query.orderBy('resource_type').limit(page.limit + 1).offset(page.offset).execute()
+      : await this.typesPage.rows({ scanId, limit: page.limit + 1, offset: page.offset });
     return {
       items: rows.slice(0, page.limit).map((r) => ({ resourceType: r.resource_type, total: r.total, noncompliant: r.noncompliant })),
       hasMore: rows.length > page.limit,
@@ -139,23 +156,36 @@ export class KyselyScanResultRepository implements ScanResultRepository {
     limit: number,
     count: boolean,
   ): Promise<{ resources: Map<string, Array<Pick<Finding, 'ruleId' | 'message'>>>; total: number | null }> {
-    let failing = this.db
-      .selectFrom('scan_findings')
-      .select('resource_id')
-      .distinct()
-      .where('scan_id', '=', scanId)
-      .where('resource_type', '=', type);
-    if (ruleIds) failing = failing.where('rule_id', 'in', ruleIds.length > 0 ? ruleIds : ['']);
     const total = count
       ? await this.db
-          .selectFrom(failing.as('failing'))
+          .selectFrom(this.failingResources(scanId, type, ruleIds).as('failing'))
           .select((eb) => eb.fn.countAll<number>().as('n'))
           .executeTakeFirstOrThrow()
       : null;
-    // The first failing resources and their findings in one statement, whose text is the same for every type and
-    // page (a list of the resources' ids made a new statement for every count of them): the findings up to the last
-    // of those resources, read along the index in the order answered. Matching the resources against the list
-    // instead looked each of them up and sorted what it found.
+    const listed = ruleIds ? await this.failuresOfType(scanId, type, ruleIds, limit).execute() : await this.firstFailuresOfType.rows({ scanId, type, limit });
+    const resources = new Map<string, Array<Pick<Finding, 'ruleId' | 'message'>>>();
+    for (const row of listed) {
+      let findings = resources.get(row.resource_id);
+      if (!findings) resources.set(row.resource_id, (findings = []));
+      findings.push({ ruleId: row.rule_id, message: row.message });
+    }
+    return { resources, total: total === null ? null : Number(total.n) };
+  }
+
+  /** The ids of the resources of a type that fail a rule (one of `ruleIds`, when given). */
+  private failingResources(scanId: string, type: string, ruleIds: readonly string[] | null) {
+    const failing = this.db.selectFrom('scan_findings').select('resource_id').distinct().where('scan_id', '=', scanId).where('resource_type', '=', type);
+    return ruleIds ? failing.where('rule_id', 'in', ruleIds.length > 0 ? ruleIds : ['']) : failing;
+  }
+
+  /**
+   * The first `limit` failing resources of a type and their findings (of `ruleIds`, when given) in one statement,
+   * whose text is the same for every type and page (a list of the resources' ids made a new statement for every
+   * count of them): the findings up to the last of those resources, read along the index in the order answered.
+   * Matching the resources against the list instead looked each of them up and sorted what it found.
+   */
+  private failuresOfType(scanId: string, type: string, ruleIds: readonly string[] | null, limit: number) {
+    const failing = this.failingResources(scanId, type, ruleIds);
     const lastListed = this.db.selectFrom(failing.orderBy('resource_id').limit(limit).as('listed')).select((eb) => eb.fn.max('listed.resource_id').as('last'));
     let query = this.db
       .selectFrom('scan_findings')
@@ -164,13 +194,7 @@ export class KyselyScanResultRepository implements ScanResultRepository {
       .where('resource_type', '=', type)
       .where('resource_id', '<=', lastListed);
     if (ruleIds) query = query.where('rule_id', 'in', ruleIds.length > 0 ? ruleIds : ['']);
-    const resources = new Map<string, Array<Pick<Finding, 'ruleId' | 'message'>>>();
-    for (const row of await query.orderBy('resource_id').orderBy('rule_id').execute()) {
-      let findings = resources.get(row.resource_id);
-      if (!findings) resources.set(row.resource_id, (findings = []));
-      findings.push({ ruleId: row.rule_id, message: row.message });
-    }
-    return { resources, total: total === null ? null : Number(total.n) };
+    return query.orderBy('resource_id').orderBy('rule_id');
   }
 
   async resourcesPage(scanId: string, after: string | null, limit: number, types?: readonly string[]): Promise<ScannedResource[]> {
