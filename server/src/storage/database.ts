@@ -111,6 +111,10 @@ function openSqlite(path: string): DatabaseHandle {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  // A page cache of 4 MiB rather than the 16 MiB better-sqlite3 builds SQLite with (SQLite's own default is 2 MiB):
+  // a large scan fills whatever cache there is, and with 4 MiB the peak RSS of a 100 000-resource scan was 248–250
+  // MiB instead of 257–258, in as long and with result pages as fast. The file's pages stay in the system's cache.
+  sqlite.pragma('cache_size = -4096');
   const checkpointer = path === ':memory:' || path === '' ? null : startWalCheckpointer(sqlite, path);
   const statements = withStatementCache(sqlite);
   const dialect = new ImmediateSqliteDialect({ database: statements });
