@@ -26,6 +26,8 @@ const ARCHIVE_OF: Record<string, number> = { addValidation: 2, attachRbacPolicy:
 describeEachDatabase(
   'negative requests from the specs',
   (db) => {
+    // The fixtures create a console user for each operation and sign in to the console: what the cases prove does
+    // not depend on how slow a password hash is.
     const server = useTestServer(db);
     // The statuses reached go to the spec coverage report that `make contract` writes.
     let suite = '';

@@ -8,6 +8,7 @@ import { httpServerFor } from '../src/http/http-server.js';
 import { createServices, type ServiceOptions, type Services } from '../src/services.js';
 import { KyselyJobRepository } from '../src/storage/repositories/jobs.js';
 import type { TestDatabase } from './databases.js';
+import { TEST_PASSWORD_HASHING } from './passwords.js';
 
 export const ROOT_SECRET = 'root-secret-for-tests-0123456789';
 
@@ -50,7 +51,8 @@ export async function startTestServer(db: TestDatabase, options: TestServerOptio
   const { metrics } = serviceOptions;
   const clock = new ManualClock(Date.UTC(2026, 5, 1, 12));
   const handle = databasePlugins.reduce((current, plugin) => ({ ...current, db: current.db.withPlugin(plugin) }), db.handle);
-  const services = createServices(handle, clock, serviceOptions);
+  // Console passwords are hashed at a test's cost unless a test asks for another (see passwords.ts).
+  const services = createServices(handle, clock, { passwordHashing: TEST_PASSWORD_HASHING, ...serviceOptions });
   await services.conductorUsers.ensureRoot({ configured: ROOT_SECRET, file: '/nonexistent/never-written' });
   const app = createApp({
     services,

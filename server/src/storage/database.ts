@@ -27,7 +27,7 @@ export interface DatabaseHandle {
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
 export interface OpenOptions {
-  /** PostgreSQL only: the schema to work in (tests use one schema per suite). */
+  /** PostgreSQL only: the schema to work in (start-up tests share a database, each in a schema of its own). */
   schema?: string;
 }
 
@@ -189,8 +189,8 @@ const provider: MigrationProvider = { getMigrations: async () => migrations };
 /**
  * PostgreSQL advisory lock keys (any two bigints; these spell "migrate" and "startup"). The migration lock is one
  * for the whole database, schemas included: Kysely's migrator reads the catalog of every schema, and a schema
- * created or dropped meanwhile (as the tests do, one schema each) makes that read fail; whoever changes schemas
- * takes the same lock (see server/test/postgres.ts).
+ * created or dropped meanwhile (as some tests do) makes that read fail; whoever changes schemas takes the same lock
+ * (see server/test/postgres.ts), as does whoever builds the tests' template database (server/test/databases.ts).
  */
 export const MIGRATION_LOCK = 0x6d69677261746500n;
 const STARTUP_LOCK = 0x7374617274757000n;
@@ -261,8 +261,8 @@ async function withFileLock<T>(path: string, work: () => Promise<T>): Promise<T>
  * fresh PostgreSQL database collide on the catalog; so the whole run happens under an advisory lock.
  */
 export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {
-  // The migrator looks for its own tables across every schema; naming the schema keeps databases that share a
-  // server (one schema per test suite) from seeing each other's.
+  // The migrator looks for its own tables across every schema; naming the schema keeps schemas that share a
+  // database (as start-up tests do) from seeing each other's.
   const migrator = new Migrator({ db: handle.db, provider, ...(handle.schema && { migrationTableSchema: handle.schema }) });
   const { error, results } = await withAdvisoryLock(handle, MIGRATION_LOCK, () => migrator.migrateToLatest(), { perSchema: false });
   const failed = results?.find((r) => r.status === 'Error');

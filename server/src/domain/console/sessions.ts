@@ -8,7 +8,7 @@ import { characterCount } from '../text.js';
 import { hashSecret } from '../auth/secrets.js';
 import type { Organization, OrganizationRepository, SessionRepository, SignInFailureRepository, UserRepository } from '../repositories.js';
 import type { OrgUser } from '../users/types.js';
-import { hashPassword, verifyPassword } from './passwords.js';
+import { DEFAULT_PASSWORD_HASHING, hashPassword, prepareDecoy, verifyPassword, type PasswordHashing } from './passwords.js';
 
 export const SESSION_SECONDS = 12 * 3600;
 /**
@@ -41,7 +41,10 @@ export class ConsoleAuthService {
     private readonly sessions: SessionRepository,
     private readonly failures: SignInFailureRepository,
     private readonly clock: Clock,
-  ) {}
+    private readonly hashing: Readonly<PasswordHashing> = DEFAULT_PASSWORD_HASHING,
+  ) {
+    prepareDecoy(hashing);
+  }
 
   /** Creates a user who can sign in at once (the first admin, operators, tests). */
   async createUser(orgId: string, email: string, password: string, details: { owner?: boolean; firstName?: string; lastName?: string } = {}): Promise<OrgUser> {
@@ -54,7 +57,7 @@ export class ConsoleAuthService {
       email: email.toLowerCase(),
       firstName: details.firstName ?? null,
       lastName: details.lastName ?? null,
-      passwordHash: await hashPassword(password),
+      passwordHash: await hashPassword(password, this.hashing),
       owner: details.owner ?? false,
       status: 'ACTIVE',
       createdAt: now,
@@ -120,7 +123,7 @@ export class ConsoleAuthService {
       });
     }
     const user = await this.users.findByEmail(email);
-    const valid = await verifyPassword(password, user?.status === 'ACTIVE' ? user.passwordHash : null);
+    const valid = await verifyPassword(password, user?.status === 'ACTIVE' ? user.passwordHash : null, this.hashing);
     if (!valid || !user) throw new AppError('unauthenticated', 'Invalid email or password');
     await this.failures.forgive(attemptId);
     const organization = (await this.organizations.get(user.orgId))!;
