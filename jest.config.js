@@ -1,20 +1,16 @@
 /**
- * The suites run as native ES modules, in jest's ESM mode (node needs `--experimental-vm-modules`: `npm run
- * test:unit` and `make test-unit` pass it). SWC strips the TypeScript of each file as it is loaded; nothing is built
- * first. See the README's "Tests" section for running one file or one test, and for coverage.
+ * The suites run as native ES modules, in jest's ESM mode (node needs `--experimental-vm-modules`: .npmrc has npm
+ * pass it to whatever it runs, `npm run test:unit` and `npx jest` alike). SWC strips the TypeScript of each file as
+ * it is loaded; nothing is built first. See the README's "Tests" section for running one file or one test, and for
+ * coverage.
  * @type {import('jest').Config}
  */
 export default {
   testEnvironment: 'node',
   roots: ['<rootDir>/server', '<rootDir>/scripts'],
   testMatch: ['**/*.test.ts'],
-  // Run apart: the fault matrix restarts real servers hundreds of times, minutes per store (`make test-faults`);
-  // the request thread's latency is measured with no other suite loading the cores (`make test-unit`, after the rest).
-  testPathIgnorePatterns: [
-    '/node_modules/',
-    ...(process.env.FAULT_MATRIX === '1' ? [] : ['/server/test/fault-matrix\\.test\\.ts$']),
-    ...(process.env.LATENCY === '1' ? [] : ['/server/test/request-thread\\.test\\.ts$']),
-  ],
+  // Run apart: the fault matrix restarts real servers, from the build (`make test-faults`).
+  testPathIgnorePatterns: ['/node_modules/', ...(process.env.FAULT_MATRIX === '1' ? [] : ['/server/test/fault-matrix\\.test\\.ts$'])],
   extensionsToTreatAsEsm: ['.ts'],
   // Sources import each other as `./module.js` (NodeNext); here that is the `.ts` file beside it.
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },

@@ -1,4 +1,4 @@
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import { formatElapsed, ProgressLine, type ProgressStream } from '../../client/src/cli/progress.js';
 
 /**
@@ -40,16 +40,44 @@ describe('the progress line', () => {
     expect(stream.written.join('')).not.toContain('\n');
   });
 
-  it('moves the time on every tick while no new state comes (a long poll pending)', async () => {
-    const stream = terminal();
-    const line = new ProgressLine(stream, 'dry-run 9a8b').start(20);
-    await new Promise((resolve) => setTimeout(resolve, 110));
-    line.stop();
-    const drawn = stream.written.length;
-    expect(drawn).toBeGreaterThanOrEqual(4);
-    expect(stream.written.slice(0, -1).every((frame) => frame.startsWith(`${REDRAW}dry-run 9a8b: waiting, `))).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 60));
-    expect(stream.written).toHaveLength(drawn);
+  it('moves the time on every tick while no new state comes (a long poll pending)', () => {
+    // The ticks come from jest's fake timers and the time shown from the hand-moved clock: both move only when told.
+    jest.useFakeTimers();
+    try {
+      const stream = terminal();
+      const time = clock();
+      const line = new ProgressLine(stream, 'dry-run 9a8b', time.now).start(1_000);
+      for (let tick = 0; tick < 3; tick += 1) {
+        time.advance(1_000);
+        jest.advanceTimersByTime(1_000);
+      }
+      expect(stream.written).toEqual(['0s', '1s', '2s', '3s'].map((waited) => `${REDRAW}dry-run 9a8b: waiting, ${waited}`));
+      line.stop();
+      expect(stream.written.at(-1)).toBe(REDRAW);
+      const drawn = stream.written.length;
+      // Stopped: no tick draws again.
+      jest.advanceTimersByTime(10_000);
+      expect(stream.written).toHaveLength(drawn);
+      expect(jest.getTimerCount()).toBe(0);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('shows at least the ticks waited, even when the clock reads a moment less', () => {
+    jest.useFakeTimers();
+    try {
+      const stream = terminal();
+      const time = clock();
+      const line = new ProgressLine(stream, 'dry-run 9a8b', time.now).start(1_000);
+      // The timer fires a millisecond before the clock says a second went by.
+      time.advance(999);
+      jest.advanceTimersByTime(1_000);
+      line.stop();
+      expect(stream.written).toEqual([`${REDRAW}dry-run 9a8b: waiting, 0s`, `${REDRAW}dry-run 9a8b: waiting, 1s`, REDRAW]);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('is cut to the terminal width, so it never wraps onto a second row that \\r could not redraw', () => {

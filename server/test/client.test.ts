@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, beforeEach, describe, it } from '@jest/globals';
+import { afterAll, beforeAll, beforeEach, describe, it, jest } from '@jest/globals';
 import {
   addValidation,
   ApiError,
@@ -27,9 +27,11 @@ import {
   type ConductorClient,
 } from '../../client/src/index.js';
 import { readArchive, tarDirectory } from '../../client/src/node.js';
+import { CompletionWaiter } from '../src/domain/conductor/completion-waiter.js';
 import { createEnvironment } from './compliance.js';
 import { compositionYaml, nextAccount, WEB_RESOURCES } from './conductor.js';
 import { describeEachDatabase } from './databases.js';
+import { eventually } from './eventually.js';
 import { ROOT_SECRET, useTestServer, type TestServer } from './server.js';
 import { expect } from './expect.js';
 
@@ -250,7 +252,8 @@ describeEachDatabase(
         const started = await unwrap(compliance.POST('/scans', { params: { query: { environment_id: environment.id } } }));
         const seen: string[] = [];
         const waiting = waitForScan(compliance, started.id, { intervalMs: 20, onProgress: (scan) => seen.push(scan.status) });
-        await new Promise((resolve) => setTimeout(resolve, 60));
+        // The scan's job runs once the first poll has been answered.
+        await eventually(() => expect(seen.length).toBeGreaterThan(0));
         await runJobs();
         const scan = await waiting;
         expect(scan).toMatchObject({ id: started.id, status: 'SUCCESS', resource_summary: expect.any(Object) });
@@ -277,17 +280,27 @@ describeEachDatabase(
         const watched = createConductorClient({ baseUrl: server.baseUrl, auth: { user: 'root', secret: ROOT_SECRET }, fetch: recording.fetch });
         const accepted = await submitDryRun(watched, { command: 'RUN', account: account.name }, tarFiles({ 'composition.yaml': compositionYaml(WEB_RESOURCES) }));
         expect(accepted).toEqual({ id: expect.any(String), status: 'PENDING' });
-        const waiting = waitForDryRun(watched, accepted.id, { timeoutMs: 30_000 });
-        await new Promise((resolve) => setTimeout(resolve, 300));
-        const before = Date.now();
-        await runJobs();
-        const dryRun = await waiting;
-        expect(Date.now() - before).toBeLessThan(5_000);
-        expect(dryRun).toMatchObject({ id: accepted.id, status: 'SUCCEEDED', command: 'RUN' });
-        expect(dryRun.plan.map((op) => op.operation)).toEqual(['create', 'create']);
-        const polls = recording.requests.filter((request) => request.startsWith(`GET /api/v0/dry-run/${accepted.id}`));
-        expect(polls).toHaveLength(1);
-        expect(polls[0]).toMatch(/\?timeout=(29|30)$/);
+        const wait = jest.spyOn(CompletionWaiter.prototype, 'wait');
+        try {
+          const waiting = waitForDryRun(watched, accepted.id, { timeoutMs: 30_000 });
+          // The job runs once the request is waiting in the server.
+          await eventually(() => expect(wait).toHaveBeenCalledTimes(1));
+          await runJobs();
+          const dryRun = await waiting;
+          // The server's wait ended on the job's notice, not at the timeout the client asked for.
+          expect(wait).toHaveBeenCalledTimes(1);
+          const [waitedFor, timeoutMs] = wait.mock.calls[0]!;
+          expect(waitedFor).toBe(accepted.id);
+          expect([29_000, 30_000]).toContain(timeoutMs);
+          expect(await wait.mock.results[0]!.value).toBe('notified');
+          expect(dryRun).toMatchObject({ id: accepted.id, status: 'SUCCEEDED', command: 'RUN' });
+          expect(dryRun.plan.map((op) => op.operation)).toEqual(['create', 'create']);
+          const polls = recording.requests.filter((request) => request.startsWith(`GET /api/v0/dry-run/${accepted.id}`));
+          expect(polls).toHaveLength(1);
+          expect(polls[0]).toMatch(/\?timeout=(29|30)$/);
+        } finally {
+          wait.mockRestore();
+        }
       });
 
       it('a dry-run without an archive (KILL) and one refused by a validation library', async () => {

@@ -1,5 +1,5 @@
 import { describe, it, jest } from '@jest/globals';
-import { CompletionWaiter } from '../src/domain/conductor/completion-waiter.js';
+import { CompletionWaiter, type WaitEnd } from '../src/domain/conductor/completion-waiter.js';
 import { accountKey } from '../src/domain/cloud/simulator/simulated-cloud.js';
 import { newId } from '../src/domain/ids.js';
 import { KyselyDryRunRepository } from '../src/storage/repositories/conductor.js';
@@ -212,15 +212,34 @@ describeEachDatabase(
         return requested.body.id as string;
       };
 
+      /**
+       * Records every wait of the dry-runs' waiter: the timeout asked for, and what ended it (its promise resolves
+       * with `notified`, `found`, `timed-out` or `closed`).
+       */
+      const recordWaits = () => {
+        const wait = jest.spyOn(CompletionWaiter.prototype, 'wait');
+        return {
+          wait,
+          /** What ended each wait so far, in the order they began. */
+          ends: () => Promise.all(wait.mock.results.map((result) => result.value as Promise<WaitEnd>)),
+          restore: () => wait.mockRestore(),
+        };
+      };
+
       it('answers at once without timeout, and at the timeout when the result is not ready', async () => {
         const id = await requestKill();
-        expect((await call('GET', `/dry-run/${id}`)).body).toMatchObject({ status: 'PENDING', finished_at: null, plan: [] });
-        const started = Date.now();
-        const waited = await call('GET', `/dry-run/${id}?timeout=1`);
-        const elapsed = Date.now() - started;
-        expect(waited.body.status).toBe('PENDING');
-        expect(elapsed).toBeGreaterThanOrEqual(950);
-        expect(elapsed).toBeLessThan(2500);
+        const waits = recordWaits();
+        try {
+          expect((await call('GET', `/dry-run/${id}`)).body).toMatchObject({ status: 'PENDING', finished_at: null, plan: [] });
+          expect(waits.wait).not.toHaveBeenCalled();
+          const waited = await call('GET', `/dry-run/${id}?timeout=1`);
+          expect(waited.body.status).toBe('PENDING');
+          // The answer came when the waiter's own timer for the second asked for ran out, not on a result.
+          expect(waits.wait.mock.calls).toEqual([[id, 1_000]]);
+          expect(await waits.ends()).toEqual(['timed-out']);
+        } finally {
+          waits.restore();
+        }
       });
 
       it('accepts any timeout of 0 or more and waits at most 60 seconds', async () => {
@@ -246,32 +265,55 @@ describeEachDatabase(
         const id = await requestKill();
         // The poll for results of other server processes finds nothing here: only the job's own notice can wake them.
         const polled = jest.spyOn(KyselyDryRunRepository.prototype, 'finishedAmong').mockResolvedValue([]);
+        const waits = recordWaits();
         try {
-          const started = Date.now();
           const waiting = Array.from({ length: 50 }, () => call('GET', `/dry-run/${id}?timeout=30`));
-          await new Promise((resolve) => setTimeout(resolve, 300));
+          // Every request waits before the job runs.
+          await eventually(() => expect(waits.wait).toHaveBeenCalledTimes(50), { timeout: 20_000 });
           await runJobs();
           const answers = await Promise.all(waiting);
           for (const answer of answers) expect(answer.body).toMatchObject({ status: 'SUCCEEDED', finished_at: server().clock.nowSeconds() });
-          // Woken by the job, long before the 30 s timeout would have answered them.
-          expect(Date.now() - started).toBeLessThan(20_000);
+          // Each waited for the 30 s asked for and was woken by the job's notice, none by its timeout.
+          expect(waits.wait.mock.calls).toEqual(Array(50).fill([id, 30_000]));
+          expect(await waits.ends()).toEqual(Array(50).fill('notified'));
         } finally {
+          waits.restore();
           polled.mockRestore();
         }
       });
 
-      it('sees a result another server process recorded in the database, within about a second', async () => {
+      it('sees a result another server process recorded in the database at the next poll', async () => {
         const id = await requestKill();
         const repository = new KyselyDryRunRepository(db().handle.db);
-        const waiting = call('GET', `/dry-run/${id}?timeout=20`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        const stored = (await repository.get(id))!;
-        // Another server process finishes the dry-run: nothing in this one is notified.
-        await repository.update({ ...stored, status: 'SUCCEEDED', finishedAt: server().clock.nowSeconds() });
-        const recordedAt = Date.now();
-        const answer = await waiting;
-        expect(answer.body.status).toBe('SUCCEEDED');
-        expect(Date.now() - recordedAt).toBeLessThan(2_000);
+        // Every poll of the waiter, with whether it began after the result was recorded and what it found.
+        const polls: Array<{ afterRecord: boolean; found: string[] }> = [];
+        let recorded = false;
+        const finishedAmong = KyselyDryRunRepository.prototype.finishedAmong;
+        const polled = jest.spyOn(KyselyDryRunRepository.prototype, 'finishedAmong').mockImplementation(async function (this: KyselyDryRunRepository, ids) {
+          const afterRecord = recorded;
+          const found = await finishedAmong.call(this, ids);
+          polls.push({ afterRecord, found });
+          return found;
+        });
+        const waits = recordWaits();
+        try {
+          const waiting = call('GET', `/dry-run/${id}?timeout=20`);
+          await eventually(() => expect(waits.wait).toHaveBeenCalledTimes(1));
+          const stored = (await repository.get(id))!;
+          // Another server process finishes the dry-run: nothing in this one is notified.
+          await repository.update({ ...stored, status: 'SUCCEEDED', finishedAt: server().clock.nowSeconds() });
+          recorded = true;
+          const answer = await waiting;
+          expect(answer.body.status).toBe('SUCCEEDED');
+          // Found by a poll, not by the 20 s timeout; no poll that began after the record missed it (one under way
+          // when it was recorded may have found it first).
+          expect(await waits.ends()).toEqual(['found']);
+          expect(polls.filter((poll) => poll.found.includes(id))).toHaveLength(1);
+          expect(polls.filter((poll) => poll.afterRecord && !poll.found.includes(id))).toEqual([]);
+        } finally {
+          waits.restore();
+          polled.mockRestore();
+        }
       });
     });
   },

@@ -1,6 +1,12 @@
 import { silentLog, type Log } from '../log.js';
 
 /**
+ * Why a wait ended: `notified` by the job that finished the item in this process, `found` finished by the poll (a
+ * result recorded by another process), `timed-out` at its timeout, `closed` by `close`.
+ */
+export type WaitEnd = 'notified' | 'found' | 'timed-out' | 'closed';
+
+/**
  * Lets any number of requests wait for items (dry-runs) to finish without costing anything while they wait.
  * A waiter is resolved by `notify`, which the job that finishes an item calls in this server process; a result
  * finished by another server process sharing the database is found by one poll for every waited-on item at
@@ -9,7 +15,7 @@ import { silentLog, type Log } from '../log.js';
  * the shutdown.
  */
 export class CompletionWaiter {
-  private readonly waiting = new Map<string, Set<() => void>>();
+  private readonly waiting = new Map<string, Set<(end: WaitEnd) => void>>();
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
 
@@ -22,19 +28,19 @@ export class CompletionWaiter {
 
   /**
    * Resolves when `id` is notified or found finished, or after `timeoutMs`, whichever comes first; at once after
-   * `close`.
+   * `close`. Resolves with what ended the wait.
    */
-  wait(id: string, timeoutMs: number): Promise<void> {
-    if (this.closed) return Promise.resolve();
+  wait(id: string, timeoutMs: number): Promise<WaitEnd> {
+    if (this.closed) return Promise.resolve('closed');
     return new Promise((resolve) => {
-      const done = () => {
+      const done = (end: WaitEnd) => {
         clearTimeout(timeout);
         const waiters = this.waiting.get(id);
         waiters?.delete(done);
         if (waiters?.size === 0) this.waiting.delete(id);
-        resolve();
+        resolve(end);
       };
-      const timeout = setTimeout(done, timeoutMs);
+      const timeout = setTimeout(() => done('timed-out'), timeoutMs);
       const waiters = this.waiting.get(id) ?? new Set();
       waiters.add(done);
       this.waiting.set(id, waiters);
@@ -42,14 +48,16 @@ export class CompletionWaiter {
     });
   }
 
-  notify(id: string): void {
-    for (const done of [...(this.waiting.get(id) ?? [])]) done();
+  notify(id: string, end: WaitEnd = 'notified'): void {
+    for (const done of [...(this.waiting.get(id) ?? [])]) done(end);
   }
 
-  /** Ends every wait now and every later one at once. */
-  close(): void {
+  /** Ends every wait now and every later one at once; returns how many waits it ended. */
+  close(): number {
     this.closed = true;
-    for (const id of [...this.waiting.keys()]) this.notify(id);
+    const ended = this.waiterCount;
+    for (const id of [...this.waiting.keys()]) this.notify(id, 'closed');
+    return ended;
   }
 
   /** Items waited on right now; for tests and diagnostics. */
@@ -74,7 +82,7 @@ export class CompletionWaiter {
   private async poll(): Promise<void> {
     try {
       const ids = [...this.waiting.keys()];
-      if (ids.length > 0) for (const id of await this.finishedAmong(ids)) this.notify(id);
+      if (ids.length > 0) for (const id of await this.finishedAmong(ids)) this.notify(id, 'found');
     } catch (error) {
       this.log.error({ err: error }, 'polling for finished dry-runs failed');
     } finally {

@@ -73,14 +73,17 @@ class Meter {
   private readonly deadline: number;
   exceeded: string | null = null;
 
-  constructor(private readonly budget: EvaluationBudget) {
-    this.deadline = performance.now() + budget.milliseconds;
+  constructor(
+    private readonly budget: EvaluationBudget,
+    private readonly now: () => number,
+  ) {
+    this.deadline = now() + budget.milliseconds;
   }
 
   charge(cost: number): void {
     this.spent += cost;
     if (this.spent > this.budget.cost) this.stop(`the rule exceeded its evaluation budget of ${this.budget.cost} units`);
-    if (performance.now() > this.deadline) this.stop(`the rule exceeded its evaluation time budget of ${this.budget.milliseconds} ms`);
+    if (this.now() > this.deadline) this.stop(`the rule exceeded its evaluation time budget of ${this.budget.milliseconds} ms`);
   }
 
   private stop(message: string): never {
@@ -221,11 +224,14 @@ function comprehensionDepth(node: unknown): number {
   return inner;
 }
 
+/** The clock of evaluation deadlines: monotonic milliseconds. */
+const monotonicMs = (): number => performance.now();
+
 /**
  * Compiles a rule expression, or throws RuleCompileError. The expression must yield a bool. Each evaluation may
- * spend `budget`.
+ * spend `budget`; its time is read from `now` (monotonic milliseconds; tests pass a clock they move themselves).
  */
-export function compileRule(expression: string, budget: EvaluationBudget = DEFAULT_BUDGET): CompiledRule {
+export function compileRule(expression: string, budget: EvaluationBudget = DEFAULT_BUDGET, now: () => number = monotonicMs): CompiledRule {
   let parsed: ReturnType<typeof environment.parse>;
   try {
     parsed = environment.parse(expression);
@@ -249,7 +255,7 @@ export function compileRule(expression: string, budget: EvaluationBudget = DEFAU
     expression,
     budget,
     evaluate(document) {
-      const own = new Meter(budget);
+      const own = new Meter(budget, now);
       meter = own;
       try {
         const value = parsed({ resource: document });

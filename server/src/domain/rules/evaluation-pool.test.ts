@@ -1,7 +1,7 @@
-import { afterAll, describe, expect, it } from '@jest/globals';
+import { afterAll, describe, expect, it, jest } from '@jest/globals';
 import { DEFAULT_BUDGET, type ResourceDocument } from './engine.js';
 import { EvaluationPool } from './evaluation-pool.js';
-import { evaluateRuleTest, evaluateScanBatch, SLICE_MS } from './evaluation-tasks.js';
+import { evaluateRuleTest, evaluateScanBatch, SLICE_MS, type EvaluationTask } from './evaluation-tasks.js';
 
 const bucket = (id: string, versioning: string): string =>
   JSON.stringify({ id, type: 'PROVA.S3.Bucket', name: id, region: null, account: '123456789012', tags: {}, properties: { versioning } } satisfies ResourceDocument);
@@ -34,16 +34,46 @@ describe('rule evaluation in worker threads', () => {
 
   it('gives the worker back after a time slice, and carries on from where the slice stopped', async () => {
     const documents = Array.from({ length: 100 }, (_, i) => bucket(`b${i}`, 'Enabled'));
-    const first = evaluateRuleTest({ kind: 'test', rule: SLOW, documents, start: 0 });
-    expect(first.next).toBeLessThan(documents.length);
-    expect(first.outcomes).toHaveLength(first.next);
-    const slice = evaluateScanBatch({ kind: 'scan', rules: [SLOW], rulesByType: { 'PROVA.S3.Bucket': [0] }, documents, start: 5 });
-    expect(slice.next).toBeGreaterThan(5);
-    expect(slice.evaluated).toEqual([slice.next - 5]);
+    // A clock that moves 10 ms at every reading: the slice starts at 0 and ends after the first reading past 50 ms,
+    // that is after the 6th document.
+    const ticking = () => {
+      let ms = -10;
+      return () => (ms += 10);
+    };
+    const first = evaluateRuleTest({ kind: 'test', rule: VERSIONING, documents, start: 0 }, ticking());
+    expect(first).toEqual({ next: SLICE_MS / 10 + 1, outcomes: Array(SLICE_MS / 10 + 1).fill({ result: 'PASS' }) });
+    const slice = evaluateScanBatch({ kind: 'scan', rules: [VERSIONING], rulesByType: { 'PROVA.S3.Bucket': [0] }, documents, start: 5 }, ticking());
+    expect(slice).toEqual({ next: 5 + SLICE_MS / 10 + 1, misses: [], evaluated: [SLICE_MS / 10 + 1] });
+    // A clock that stands still: the task runs to the end.
+    expect(evaluateRuleTest({ kind: 'test', rule: VERSIONING, documents, start: 0 }, () => 0).next).toBe(documents.length);
     expect(SLICE_MS).toBeLessThan(100);
 
+    // The pool sends the rest again from where each slice stopped: here every task stops after 6 documents.
+    const sliced = new EvaluationPool(1);
+    const sent: number[] = [];
+    const run = jest.spyOn(sliced as unknown as { run(task: EvaluationTask): Promise<unknown> }, 'run').mockImplementation(async (task) => {
+      sent.push(task.start);
+      return task.kind === 'test' ? evaluateRuleTest(task, ticking()) : evaluateScanBatch(task, ticking());
+    });
+    try {
+      expect(await sliced.test(VERSIONING, documents)).toEqual(documents.map(() => ({ result: 'PASS' })));
+      expect(sent).toEqual(Array.from({ length: Math.ceil(documents.length / 6) }, (_, i) => i * 6));
+      sent.length = 0;
+      const documentsOfTwoStates = documents.map((d, i) => (i % 2 ? bucket(`b${i}`, 'Suspended') : d));
+      const scanned = await sliced.scanBatch([VERSIONING], { 'PROVA.S3.Bucket': [0] }, documentsOfTwoStates);
+      expect(scanned.evaluated).toEqual([documents.length]);
+      expect(scanned.misses.map((miss) => miss.document)).toEqual(documents.flatMap((_, i) => (i % 2 ? [i] : [])));
+      expect(sent).toHaveLength(Math.ceil(documents.length / 6));
+    } finally {
+      run.mockRestore();
+      await sliced.close();
+    }
+
+    // In the worker threads, with their own clock, the outcomes are the same however the work was sliced.
+    const before = pool.completedTasks;
     const outcomes = await pool.test(SLOW, documents);
     expect(outcomes).toEqual(documents.map(() => ({ result: 'PASS' })));
+    expect(pool.completedTasks).toBeGreaterThan(before);
   }, 60_000);
 
   it('stops a rule test at the first resource over budget', async () => {

@@ -68,6 +68,14 @@ export class EvaluationPool {
     return outcomes;
   }
 
+  /**
+   * Tasks its threads have finished since the pool started (0 again after `close`): the record that work ran on
+   * them and not on the thread that sent it.
+   */
+  get completedTasks(): number {
+    return this.pool?.completed ?? 0;
+  }
+
   /** Lets the tasks under way finish, then stops the threads; tasks sent afterwards are refused. */
   async close(): Promise<void> {
     this.closed = true;
