@@ -56,10 +56,12 @@ run: build ## Start the server (SQLite under ./data, demo data; see README for t
 test-unit: deps ## Unit and component tests on jest (SQLite, and PostgreSQL when TEST_DATABASE_URL is set); COVERAGE=1 writes coverage/
 	@# What the suites exercise feeds the spec coverage of `make contract`; start from nothing so no earlier run counts.
 	rm -rf reports/exercised $(if $(COVERAGE),coverage)
-	npm run --silent test:unit -- $(if $(COVERAGE),--coverage)
-	LATENCY=1 npm run --silent test:unit -- server/test/request-thread.test.ts
+	@# reports/jest-results.json names every test, for scripts/each-test-alone.ts.
+	mkdir -p reports
+	npm run --silent test:unit -- --json --outputFile=reports/jest-results.json $(if $(COVERAGE),--coverage)
+	tsx scripts/check-cli-coverage.ts
 
-test-faults: build ## Kill the server with SIGKILL during each kind of background work and check what survives (FAULT_RUNS, FAULT_SEED)
+test-faults: build ## Kill the server with SIGKILL at each fault point of each kind of background work and check what survives (FAULT_SEED, FAULT_ONLY, FAULT_RUNS)
 	FAULT_MATRIX=1 FAULT_BUILD=dist npm run --silent test:unit -- server/test/fault-matrix.test.ts
 
 contract: build ## Dredd against the real server and against Prism mocks of each spec; spec coverage in reports/

@@ -16,7 +16,7 @@ export async function bootstrap(
   config: Config,
   clock: Clock = systemClock,
   database: DatabaseHandle = openDatabase(config.databaseUrl),
-  observability: Pick<ServiceOptions, 'log' | 'metrics'> = {},
+  observability: Pick<ServiceOptions, 'log' | 'metrics' | 'faultPoint'> = {},
 ): Promise<Services> {
   const log = observability.log ?? silentLog;
   return withStartupLock(database, async () => {

@@ -56,12 +56,12 @@ export function createConductorServices({ database, jobs, cloud, clock, validato
   const runner = new ProcessJobRunner({ processes, changes, cloud, clock });
   jobs.register(
     PROCESS_JOB,
-    (payload, context) => runner.run((payload as { jobId: string }).jobId, context.heartbeat),
+    (payload, context) => runner.run((payload as { jobId: string }).jobId, context.heartbeat, context.reached),
     (payload, reason) => runner.giveUp((payload as { jobId: string }).jobId, reason),
   );
   jobs.register(
     DRY_RUN_JOB,
-    (payload) => dryRunService.run((payload as { dryRunId: string }).dryRunId),
+    (payload, context) => dryRunService.run((payload as { dryRunId: string }).dryRunId, context.reached),
     (payload, reason) => dryRunService.giveUp((payload as { dryRunId: string }).dryRunId, reason),
   );
   return {

@@ -50,6 +50,14 @@ describe('configuration', () => {
     expect(loadConfig({ MOCK_RESET: 'true', DATABASE_URL: 'sqlite:/tmp/mock.db', CORS_ORIGINS: 'http://localhost:5173' }).corsOrigins).toEqual(['http://localhost:5173']);
   });
 
+  it('reads the fault matrix\'s FAULT_POINTS_FILE and FAULT_TRACE_FILE, unset by default and then left out of the summary', () => {
+    expect(loadConfig({})).toMatchObject({ faultPointsFile: undefined, faultTraceFile: undefined });
+    expect(configSummary(loadConfig({}))).not.toHaveProperty('faultPointsFile');
+    const config = loadConfig({ FAULT_POINTS_FILE: '/tmp/armed.json', FAULT_TRACE_FILE: '/tmp/trace.jsonl' });
+    expect(config).toMatchObject({ faultPointsFile: '/tmp/armed.json', faultTraceFile: '/tmp/trace.jsonl' });
+    expect(configSummary(config)).toMatchObject({ faultPointsFile: '/tmp/armed.json', faultTraceFile: '/tmp/trace.jsonl' });
+  });
+
   it('lets webhooks reach private addresses only with WEBHOOK_ALLOW_PRIVATE=true', () => {
     expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE: 'true' }).webhookAllowPrivate).toBe(true);
     expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE: 'false' }).webhookAllowPrivate).toBe(false);

@@ -37,6 +37,12 @@ export interface Config {
   logLevel: LogLevel;
   /** Serve GET /metrics on this port (on `host`) instead of the main port; unset, on the main port. */
   metricsPort: number | undefined;
+  /**
+   * Tests only (the fault matrix): the file naming a fault point at which this process kills itself, and the file
+   * every pass of a fault point is appended to. Unset, as in production, background work has no fault points.
+   */
+  faultPointsFile: string | undefined;
+  faultTraceFile: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -221,6 +227,8 @@ export function loadConfig(given: Env = process.env): Config {
     mockReset: boolean(env, 'MOCK_RESET', false),
     logLevel: logLevel(env),
     metricsPort: metricsPort(env, port),
+    faultPointsFile: env.FAULT_POINTS_FILE || undefined,
+    faultTraceFile: env.FAULT_TRACE_FILE || undefined,
   };
 }
 
@@ -257,5 +265,8 @@ export function configSummary(config: Config): Record<string, unknown> {
     mockReset: config.mockReset,
     logLevel: config.logLevel,
     metrics: config.metricsPort === undefined ? 'GET /metrics on the main port' : `GET /metrics on port ${config.metricsPort}`,
+    // Shown only when set: a server started with them dies on purpose, and its log should say why it might.
+    ...(config.faultPointsFile !== undefined && { faultPointsFile: config.faultPointsFile }),
+    ...(config.faultTraceFile !== undefined && { faultTraceFile: config.faultTraceFile }),
   };
 }

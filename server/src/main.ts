@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { ConfigError, configSummary, loadConfig, type Config } from './config.js';
 import { bootstrap } from './bootstrap.js';
 import { systemClock } from './domain/clock.js';
+import { faultPoints } from './domain/jobs/fault-points.js';
 import { createApp } from './http/app.js';
 import { httpServerFor } from './http/http-server.js';
 import { prepareMockDatabase, printMockCredentials } from './demo/mock.js';
@@ -16,7 +17,9 @@ const ACTIVITY_FLUSH_MS = 30_000;
 async function start(config: Config, log: Logger): Promise<void> {
   log.info({ config: configSummary(config) }, 'starting');
   const metrics = new Metrics();
-  const services = await bootstrap(config, systemClock, openDatabase(config.databaseUrl), { log, metrics });
+  // Undefined unless a test configured fault points: then the job queue calls it at every point its work passes.
+  const faultPoint = faultPoints({ armedFile: config.faultPointsFile, traceFile: config.faultTraceFile });
+  const services = await bootstrap(config, systemClock, openDatabase(config.databaseUrl), { log, metrics, faultPoint });
   let mockReset: (() => Promise<number>) | undefined;
   if (config.mockReset) {
     // The stateful mock: snapshot the seeded demo; a reset pauses the background work, restores, resumes it.
@@ -90,9 +93,11 @@ async function start(config: Config, log: Logger): Promise<void> {
     stopping = true;
     log.info({ signal }, `${signal} received: draining`);
     app.setDraining(true);
-    services.dryRuns.stopWaiting();
+    const longPolls = services.dryRuns.stopWaiting();
+    log.info({ longPolls }, `answered ${longPolls} long polls of dry-runs with their current state`);
     const deadline = Date.now() + config.shutdownTimeoutMs;
-    await untilConnectionsEnd(server, deadline);
+    if (await untilConnectionsEnd(server, deadline)) log.info('every connection ended');
+    else log.warn({ shutdownTimeoutMs: config.shutdownTimeoutMs }, 'connections still open at the shutdown timeout: closing them');
     const force = setTimeout(() => server.closeAllConnections(), Math.max(0, deadline - Date.now()));
     force.unref();
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -118,12 +123,12 @@ const DRAIN_CHECK_MS = 50;
 const DRAIN_IDLE_SWEEP_MS = 1_000;
 
 /**
- * Resolves once the server has no open connection, or at `deadline`. Connections with a request in progress close
- * after their answer, which carries `Connection: close` while draining; idle ones are closed now and then (not on
- * every check: a connection just accepted counts as idle until its request begins). The listener stays open
- * meanwhile, so a load balancer probing /readyz sees 503 rather than a refused connection.
+ * Resolves once the server has no open connection (true), or at `deadline` (false). Connections with a request in
+ * progress close after their answer, which carries `Connection: close` while draining; idle ones are closed now and
+ * then (not on every check: a connection just accepted counts as idle until its request begins). The listener stays
+ * open meanwhile, so a load balancer probing /readyz sees 503 rather than a refused connection.
  */
-async function untilConnectionsEnd(server: Server, deadline: number): Promise<void> {
+async function untilConnectionsEnd(server: Server, deadline: number): Promise<boolean> {
   let nextSweep = 0;
   while (Date.now() < deadline) {
     if (Date.now() >= nextSweep) {
@@ -131,9 +136,10 @@ async function untilConnectionsEnd(server: Server, deadline: number): Promise<vo
       nextSweep = Date.now() + DRAIN_IDLE_SWEEP_MS;
     }
     const open = await new Promise<number>((resolve) => server.getConnections((error, count) => resolve(error ? 0 : count)));
-    if (open === 0) return;
+    if (open === 0) return true;
     await new Promise((resolve) => setTimeout(resolve, DRAIN_CHECK_MS));
   }
+  return false;
 }
 
 let config: Config | undefined;

@@ -1,10 +1,12 @@
 import type { Clock } from './domain/clock.js';
 import { ApiClientService, apiClientCacheOptions, type ApiClientCacheOptions } from './domain/auth/api-clients.js';
 import { ConductorUserService } from './domain/auth/conductor-users.js';
+import type { PasswordHashing } from './domain/console/passwords.js';
 import { ConsoleAuthService } from './domain/console/sessions.js';
 import { EnvironmentService } from './domain/environments/service.js';
 import { SimulatedCloud, type SimulatorOptions } from './domain/cloud/simulator/simulated-cloud.js';
 import { EventService } from './domain/events/service.js';
+import type { FaultPoint } from './domain/jobs/fault-points.js';
 import { JobQueue, type JobQueueOptions } from './domain/jobs/queue.js';
 import { silentLog, type Log } from './domain/log.js';
 import type { Metrics } from './metrics.js';
@@ -84,6 +86,13 @@ export interface ServiceOptions {
   log?: Log;
   /** Counts jobs and scans, and reads the queue's depth and the long-poll waiters when scraped. */
   metrics?: Metrics;
+  /** The fault matrix's hook at the points background work passes (see JobQueueOptions.faultPoint); unset, none. */
+  faultPoint?: FaultPoint;
+  /**
+   * scrypt's cost for the console passwords hashed from now on; unset, the product's (DEFAULT_PASSWORD_HASHING).
+   * Tests that hash or check many passwords lower it: each costs about a tenth of a second at the product's cost.
+   */
+  passwordHashing?: PasswordHashing;
 }
 
 export function createServices(database: DatabaseHandle, clock: Clock, options: ServiceOptions = {}): Services {
@@ -100,7 +109,7 @@ export function createServices(database: DatabaseHandle, clock: Clock, options: 
   const results = new KyselyScanResultRepository(db);
   const eventRepository = new KyselyEventRepository(db);
   const jobRepository = new KyselyJobRepository(db, database.dialect);
-  const jobs = new JobQueue(jobRepository, clock, { ...options.jobs, log, ...(metrics && { metrics }) });
+  const jobs = new JobQueue(jobRepository, clock, { ...options.jobs, log, ...(metrics && { metrics }), faultPoint: options.faultPoint });
   const cloud = new SimulatedCloud(new KyselyCloudInventoryRepository(db), clock, { driftRate: 0.02, ...options.simulator });
   const customRules = new CustomRuleService({
     rules: new KyselyCustomRuleRepository(db),
@@ -127,7 +136,7 @@ export function createServices(database: DatabaseHandle, clock: Clock, options: 
     eventDocument,
     log,
   });
-  jobs.register(NOTIFICATION_DELIVERY_JOB, (payload, context) => notifications.deliver(payload as DeliveryJob, context.job));
+  jobs.register(NOTIFICATION_DELIVERY_JOB, (payload, context) => notifications.deliver(payload as DeliveryJob, context.job, context.reached));
   const runner = new ScanRunner({
     environments: environmentRepository,
     scans: scanRepository,
@@ -174,6 +183,7 @@ export function createServices(database: DatabaseHandle, clock: Clock, options: 
       new KyselySessionRepository(db),
       new KyselySignInFailureRepository(db),
       clock,
+      options.passwordHashing,
     ),
     conductorUsers: new ConductorUserService(new KyselyConductorUserRepository(db), clock),
     validations,

@@ -1,5 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { closeSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -10,6 +11,7 @@ import type { Kysely } from 'kysely';
 import { describe, it } from '@jest/globals';
 import { Random } from '../src/domain/cloud/random.js';
 import { accountKey, defaultAccountSize, listingError } from '../src/domain/cloud/simulator/simulated-cloud.js';
+import { claimedFile, type ArmedFault, type FaultTraceLine } from '../src/domain/jobs/fault-points.js';
 import { PROJECT_ROOT } from '../src/paths.js';
 import { openDatabase, type DatabaseHandle } from '../src/storage/database.js';
 import type { Database } from '../src/storage/schema.js';
@@ -19,17 +21,25 @@ import { basic } from './server.js';
 import { adminQuery } from './postgres.js';
 
 /**
- * The fault matrix: for each kind of background work, the server is killed with SIGKILL at a random point of the
- * work many times, restarted on the same database, and left to finish; then the database and the API must show
- * every job settled, nothing recorded twice, nothing left pending, and the account still taking new work. On
- * PostgreSQL the same runs on two servers sharing the database, killing the one holding the job's lease, and the
- * other must take the job over.
+ * The fault matrix: for each kind of background work, a server process kills itself with SIGKILL at a fault point
+ * its work passes (server/src/domain/jobs/fault-points.ts: `job:<kind>:claimed`, `…:heartbeat`, `…:handled`,
+ * `…:recorded` and the handlers' own), is restarted on the same database and left to finish; then the database and
+ * the API must show every job settled, nothing recorded twice, nothing left pending, and the account still taking
+ * new work. On PostgreSQL two servers share the database, and the other one must take the job over.
  *
- * FAULT_SEED picks the kill points (fixed by default, so a failure can be replayed); FAULT_RUNS the kills per kind.
+ * A point of the code, not a moment in time: a calibration run without a fault traces the points the kind's work
+ * passes and how often; each run then arms one (point, hit) of that trace, and the server that reaches it dies
+ * there. So a failing run replays exactly: its message prints the command (FAULT_SEED and FAULT_ONLY).
+ *
+ * FAULT_SEED picks the hits and the accounts' inventories (fixed by default). FAULT_RUNS sets the runs per kind;
+ * by default one per distinct point of the trace, each point once. FAULT_ONLY=<target>[/<kind>[/<run>]] runs one
+ * target, one kind of it, or one run of it (targets: sqlite, postgres; kinds: their `name` below).
  */
 const SEED = process.env.FAULT_SEED || 'fault-matrix';
-const RUNS = Number(process.env.FAULT_RUNS || 20);
-if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error(`FAULT_RUNS must be a whole number above 0, got '${process.env.FAULT_RUNS}'`);
+const RUNS = process.env.FAULT_RUNS ? Number(process.env.FAULT_RUNS) : undefined;
+if (RUNS !== undefined && (!Number.isInteger(RUNS) || RUNS < 1)) throw new Error(`FAULT_RUNS must be a whole number above 0, got '${process.env.FAULT_RUNS}'`);
+/** Runs a kind gets by default at most: every kind passes fewer distinct points than this today. */
+const MAX_DEFAULT_RUNS = 8;
 const POSTGRES_URL = process.env.TEST_DATABASE_URL;
 
 const ROOT_SECRET = 'fault-matrix-root-secret';
@@ -37,6 +47,11 @@ const ROOT = basic('root', ROOT_SECRET);
 /** Short leases: a job of a killed server is taken over about as soon as its replacement is up. */
 const LEASE_MS = 1_000;
 const SETTLE_TIMEOUT_MS = 45_000;
+/**
+ * The last point of a job (`…:recorded`) is passed just after the job's success is committed, which the test may
+ * see first: a run whose work looks settled is given this long to reach its point before it counts as a miss.
+ */
+const LAST_POINT_GRACE_MS = 100;
 /**
  * How a server or the admin command is started: from the build FAULT_BUILD names (`make test-faults` builds dist/
  * first; a compiled server starts several times faster than one compiled on the fly), otherwise from source.
@@ -55,11 +70,18 @@ class ServerProcess {
   readonly exited: Promise<void>;
   port: number | undefined;
   killed = false;
+  /** How the process ended, once it did: killed by the test, or by itself at the armed fault point. */
+  exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   output = '';
 
   constructor(env: NodeJS.ProcessEnv) {
     this.child = spawn(process.execPath, entry('main'), { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    this.exited = new Promise((resolve) => this.child.once('exit', () => resolve()));
+    this.exited = new Promise((resolve) =>
+      this.child.once('exit', (code, signal) => {
+        this.exit = { code, signal };
+        resolve();
+      }),
+    );
     this.ready = new Promise((resolve, reject) => {
       this.child.stdout!.on('data', (chunk: Buffer) => {
         this.output += chunk.toString();
@@ -81,7 +103,7 @@ class ServerProcess {
   }
 
   get listening(): boolean {
-    return this.port !== undefined && !this.killed;
+    return this.port !== undefined && !this.killed && this.exit === undefined;
   }
 
   async kill(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
@@ -134,13 +156,14 @@ async function freshDatabase(target: Target, dir: string): Promise<{ url: string
 // ---------------------------------------------------------------------------------------------------------------
 // The kinds of work
 
-/** A webhook receiver that answers after a random delay, so that kills land while deliveries are in flight. */
+/**
+ * A webhook receiver counting what it received of each delivery. It answers at once: a delivery whose sender dies
+ * while the answer is on its way is one received and not recorded, as at the point `…:sent`.
+ */
 class WebhookReceiver {
   readonly received = new Map<string, number>();
   private server: Server | undefined;
   port = 0;
-
-  constructor(private readonly rng: Random) {}
 
   async start(): Promise<void> {
     this.server = createServer((req, res) => {
@@ -148,7 +171,7 @@ class WebhookReceiver {
       req.on('end', () => {
         const id = String(req.headers['x-delivery-id']);
         this.received.set(id, (this.received.get(id) ?? 0) + 1);
-        setTimeout(() => res.writeHead(204).end(), this.rng.int(0, 300));
+        res.writeHead(204).end();
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
@@ -171,11 +194,20 @@ interface Context {
 }
 
 interface Kind {
+  /** As FAULT_ONLY names it. */
+  name: string;
   title: string;
+  /** The kinds of job whose fault points the runs arm (others the work passes are traced, never armed). */
+  jobKinds: string[];
   /** Needs an API client (the compliance API). */
   compliance?: boolean;
   driftRate?: number;
   setup(ctx: Context): Promise<void>;
+  /**
+   * What a run (-1: the calibration) works on, made before its fault is armed: a run depends on nothing an earlier
+   * run did, so that it replays alone.
+   */
+  prepare?(ctx: Context, run: number): Promise<void>;
   /** Starts the run's work; resolves when its request is answered (or its server died). */
   begin(ctx: Context, run: number): Promise<unknown>;
   /** Work the domain still holds unfinished (scans in progress, dry-runs pending, process jobs open, …). */
@@ -196,22 +228,28 @@ function composition(variant: 0 | 1): Promise<Buffer> {
   return compositionTar(resources);
 }
 
-let accountCounter = 0;
-/** A provider_a account number no other run uses: its inventory is generated by the first work that touches it. */
-function freshAccountId(): string {
-  accountCounter += 1;
-  return String(300_000_000_000 + (process.pid % 1000) * 100_000 + accountCounter);
+/**
+ * The provider_a account number of a name (`acct-3`, `env-3`): one no other name of the cell uses, so its inventory
+ * is generated by the first work that touches it, and the same one in a replay of the run. Of the sizes the
+ * simulated cloud gives accounts (150–500 resources), one that lists in two pages of 200 even without the types
+ * the account may not list: a scan passes its heartbeat as often as the calibration's did, so the hit armed is
+ * reached.
+ */
+function accountNumber(name: string): string {
+  for (let attempt = 0; ; attempt += 1) {
+    const account = String(300_000_000_000 + new Random(`${SEED}:account:${name}:${attempt}`).int(0, 99_999_999_999));
+    const size = defaultAccountSize(accountKey('provider_a', account));
+    if (size >= 260 && size <= 390) return account;
+  }
 }
 
-async function addAccounts(ctx: Context, n: number): Promise<string[]> {
-  const names: string[] = [];
-  for (let i = 0; i < n; i += 1) {
-    const name = `acct-${i}`;
-    const res = await ctx.call('POST', '/api/v0/accounts', { name, provider: 'provider_a', account_id: freshAccountId() });
-    expect(res.status, res.text).toBe(201);
-    names.push(name);
-  }
-  return names;
+/** The run's name in names of things it works on: `calibration`, or its number. */
+const runName = (run: number): string => (run < 0 ? 'calibration' : String(run));
+
+async function addAccount(ctx: Context, name: string): Promise<string> {
+  const res = await ctx.call('POST', '/api/v0/accounts', { name, provider: 'provider_a', account_id: accountNumber(name) });
+  expect(res.status, res.text).toBe(201);
+  return name;
 }
 
 async function createProcess(ctx: Context, account: string, alias: string): Promise<string> {
@@ -237,7 +275,7 @@ async function createEnvironment(ctx: Context, name: string): Promise<string> {
   const res = await ctx.call('POST', '/v0/environments', {
     name,
     provider: 'provider_a',
-    provider_options: { provider_a: { role_arn: `arn:prova:iam::${freshAccountId()}:role/scanner`, regions: ['*'] } },
+    provider_options: { provider_a: { role_arn: `arn:prova:iam::${accountNumber(name)}:role/scanner`, regions: ['*'] } },
   });
   expect(res.status, res.text).toBe(201);
   return res.body.id as string;
@@ -366,31 +404,40 @@ async function processesAreSettled(db: Kysely<Database>): Promise<void> {
 
 const KINDS: Kind[] = [
   {
+    name: 'scan',
     title: 'scan',
+    jobKinds: ['scan'],
     compliance: true,
     async setup(ctx) {
-      ctx.state.environments = [];
-      for (let i = 0; i <= RUNS; i += 1) ctx.state.environments.push(await createEnvironment(ctx, `env-${i}`));
+      ctx.state.environments = new Map<number, string>();
     },
     // Every run scans an environment whose account was never listed: the scan generates its inventory.
-    begin: (ctx, i) => startScan(ctx, ctx.state.environments[i + 1]),
+    async prepare(ctx, i) {
+      ctx.state.environments.set(i, await createEnvironment(ctx, `env-${runName(i)}`));
+    },
+    begin: (ctx, i) => startScan(ctx, ctx.state.environments.get(i)),
     unfinished: (db) => count(db.selectFrom('scans').select((eb) => eb.fn.countAll().as('n')).where('status', '=', 'IN_PROGRESS')),
     async check(ctx) {
       await scansAreSettled(ctx.db, 0);
       await inventoriesAreWhole(ctx.db);
     },
     async newWork(ctx) {
-      for (const environment of ctx.state.environments) await scanSucceeds(ctx, environment);
+      for (const environment of ctx.state.environments.values()) await scanSucceeds(ctx, environment);
     },
   },
   {
+    name: 'dry-run',
     title: 'dry-run',
+    jobKinds: ['conductor.dry-run'],
     async setup(ctx) {
-      ctx.state.accounts = await addAccounts(ctx, RUNS + 1);
+      ctx.state.accounts = new Map<number, string>();
       ctx.state.composition = await composition(0);
     },
     // Every run plans a process in an account never touched: planning generates its inventory.
-    begin: (ctx, i) => ctx.call('POST', `/api/v0/dry-run?command=RUN&account=${ctx.state.accounts[i + 1]}`, ctx.state.composition),
+    async prepare(ctx, i) {
+      ctx.state.accounts.set(i, await addAccount(ctx, `acct-${runName(i)}`));
+    },
+    begin: (ctx, i) => ctx.call('POST', `/api/v0/dry-run?command=RUN&account=${ctx.state.accounts.get(i)}`, ctx.state.composition),
     unfinished: (db) => count(db.selectFrom('conductor_dry_runs').select((eb) => eb.fn.countAll().as('n')).where('status', 'in', ['PENDING', 'RUNNING'])),
     async check(ctx) {
       const dryRuns = await ctx.db.selectFrom('conductor_dry_runs').select(['id', 'status', 'finished_at']).execute();
@@ -398,49 +445,69 @@ const KINDS: Kind[] = [
       await inventoriesAreWhole(ctx.db);
     },
     async newWork(ctx) {
-      for (const account of ctx.state.accounts) {
+      for (const account of ctx.state.accounts.values()) {
         const requested = await ctx.call('POST', `/api/v0/dry-run?command=RUN&account=${account}`, ctx.state.composition);
         expect(requested.status, requested.text).toBe(202);
         const answered = await ctx.call('GET', `/api/v0/dry-run/${requested.body.id}?timeout=30`);
         expect(answered.body).toMatchObject({ status: 'SUCCEEDED', errors: [] });
       }
-      const fid = await createProcess(ctx, ctx.state.accounts[0], 'after-faults');
+      const fid = await createProcess(ctx, ctx.state.accounts.get(-1), 'after-faults');
       await converged(ctx, fid);
     },
   },
   {
+    name: 'process-create',
     title: 'process create',
+    jobKinds: ['conductor.process'],
     async setup(ctx) {
-      ctx.state.accounts = await addAccounts(ctx, RUNS + 1);
+      ctx.state.accounts = new Map<number, string>();
       ctx.state.composition = await composition(0);
     },
     // Every run creates a process in an account never touched: creating its resources generates the inventory.
-    begin: (ctx, i) => ctx.call('POST', `/api/v0/processes?account=${ctx.state.accounts[i + 1]}&alias=p-${i}`, ctx.state.composition),
+    async prepare(ctx, i) {
+      ctx.state.accounts.set(i, await addAccount(ctx, `acct-${runName(i)}`));
+    },
+    begin: (ctx, i) => ctx.call('POST', `/api/v0/processes?account=${ctx.state.accounts.get(i)}&alias=p-${runName(i)}`, ctx.state.composition),
     unfinished: (db) => count(db.selectFrom('conductor_jobs').select((eb) => eb.fn.countAll().as('n')).where('status', 'in', ['queued', 'running'])),
     async check(ctx) {
       await processesAreSettled(ctx.db);
       await inventoriesAreWhole(ctx.db);
     },
     async newWork(ctx) {
-      for (const account of ctx.state.accounts) await converged(ctx, await createProcess(ctx, account, `after-${account}`));
+      for (const account of ctx.state.accounts.values()) await converged(ctx, await createProcess(ctx, account, `after-${account}`));
     },
   },
   {
+    name: 'process-update',
     title: 'process update',
+    jobKinds: ['conductor.process'],
     async setup(ctx) {
-      [ctx.state.account] = await addAccounts(ctx, 1);
+      ctx.state.account = await addAccount(ctx, 'acct-updated');
       ctx.state.fid = await createProcess(ctx, ctx.state.account, 'updated');
       await converged(ctx, ctx.state.fid);
       ctx.state.compositions = [await composition(0), await composition(1)];
+      ctx.state.applied = 0;
     },
-    begin: (ctx, i) => ctx.call('PUT', `/api/v0/processes/${ctx.state.fid}/composition`, ctx.state.compositions[(i + 1) % 2]),
+    // Every run (the calibration too) changes the process from the first composition to the second: the one
+    // before is put back first, unless it is still there.
+    async prepare(ctx) {
+      if (ctx.state.applied === 0) return;
+      const restored = await ctx.call('PUT', `/api/v0/processes/${ctx.state.fid}/composition`, ctx.state.compositions[0]);
+      expect(restored.status, restored.text).toBe(202);
+      ctx.state.applied = 0;
+      await converged(ctx, ctx.state.fid);
+    },
+    begin(ctx) {
+      ctx.state.applied = 1;
+      return ctx.call('PUT', `/api/v0/processes/${ctx.state.fid}/composition`, ctx.state.compositions[1]);
+    },
     unfinished: (db) => count(db.selectFrom('conductor_jobs').select((eb) => eb.fn.countAll().as('n')).where('status', 'in', ['queued', 'running'])),
     async check(ctx) {
       await processesAreSettled(ctx.db);
       await inventoriesAreWhole(ctx.db);
     },
     async newWork(ctx) {
-      const updated = await ctx.call('PUT', `/api/v0/processes/${ctx.state.fid}/composition`, ctx.state.compositions[RUNS % 2]);
+      const updated = await ctx.call('PUT', `/api/v0/processes/${ctx.state.fid}/composition`, ctx.state.compositions[0]);
       expect(updated.status, updated.text).toBe(202);
       await converged(ctx, ctx.state.fid);
       await converged(ctx, await createProcess(ctx, ctx.state.account, 'after-faults'));
@@ -448,25 +515,30 @@ const KINDS: Kind[] = [
     },
   },
   {
+    name: 'process-kill',
     title: 'process kill',
+    jobKinds: ['conductor.process'],
     async setup(ctx) {
-      [ctx.state.account] = await addAccounts(ctx, 1);
-      ctx.state.fids = [];
-      for (let i = 0; i <= RUNS; i += 1) ctx.state.fids.push(await createProcess(ctx, ctx.state.account, `doomed-${i}`));
-      for (const fid of ctx.state.fids) await converged(ctx, fid);
+      ctx.state.account = await addAccount(ctx, 'acct-doomed');
+      ctx.state.fids = new Map<number, string>();
     },
-    begin: (ctx, i) => ctx.call('DELETE', `/api/v0/processes/${ctx.state.fids[i + 1]}?kill=true`),
+    async prepare(ctx, i) {
+      const fid = await createProcess(ctx, ctx.state.account, `doomed-${runName(i)}`);
+      await converged(ctx, fid);
+      ctx.state.fids.set(i, fid);
+    },
+    begin: (ctx, i) => ctx.call('DELETE', `/api/v0/processes/${ctx.state.fids.get(i)}?kill=true`),
     unfinished: (db) =>
       count(db.selectFrom('conductor_jobs').select((eb) => eb.fn.countAll().as('n')).where('status', 'in', ['queued', 'running'])),
     async check(ctx) {
       await processesAreSettled(ctx.db);
-      const states = await ctx.db.selectFrom('conductor_processes').select(['fid', 'state']).where('fid', 'in', ctx.state.fids.slice(1)).execute();
+      const states = await ctx.db.selectFrom('conductor_processes').select(['fid', 'state']).where('fid', 'in', [...ctx.state.fids.values()]).execute();
       // A kill either went through or (its job given up) left the process SUSPENDED, to be killed again.
       expect(states.filter((p) => !['KILLED', 'SUSPENDED', 'RUNNING'].includes(p.state))).toEqual([]);
       await inventoriesAreWhole(ctx.db);
     },
     async newWork(ctx) {
-      for (const fid of ctx.state.fids.slice(1)) {
+      for (const fid of ctx.state.fids.values()) {
         const process = await ctx.call('GET', `/api/v0/processes/${fid}`);
         if (process.body.state === 'KILLED') continue;
         expect((await ctx.call('DELETE', `/api/v0/processes/${fid}?kill=true`)).status).toBe(202);
@@ -477,7 +549,10 @@ const KINDS: Kind[] = [
     },
   },
   {
+    name: 'notification-delivery',
     title: 'notification delivery',
+    // The scans that cause the deliveries are the scan kind's to kill.
+    jobKinds: ['notification-delivery'],
     compliance: true,
     driftRate: 0.05,
     async setup(ctx) {
@@ -543,7 +618,36 @@ interface Target {
   servers: 1 | 2;
 }
 
-const TARGETS: Target[] = [{ name: 'sqlite', servers: 1 }, ...(POSTGRES_URL ? [{ name: 'postgres' as const, servers: 2 as const }] : [])];
+const ALL_TARGETS: Target[] = [
+  { name: 'sqlite', servers: 1 },
+  { name: 'postgres', servers: 2 },
+];
+
+/** FAULT_ONLY=<target>[/<kind>[/<run>]]: what to run alone; unset, everything. */
+const ONLY = parseOnly(process.env.FAULT_ONLY);
+
+function parseOnly(raw: string | undefined): { target: string; kind?: string; run?: number } | undefined {
+  if (!raw) return undefined;
+  const [target, kind, run, ...rest] = raw.split('/');
+  const known = `targets: ${ALL_TARGETS.map((t) => t.name).join(', ')}; kinds: ${KINDS.map((k) => k.name).join(', ')}`;
+  if (rest.length > 0 || !ALL_TARGETS.some((t) => t.name === target) || (kind !== undefined && !KINDS.some((k) => k.name === kind)) || (run !== undefined && !/^[0-9]+$/.test(run))) {
+    throw new Error(`FAULT_ONLY must be <target>[/<kind>[/<run>]] (${known}), got '${raw}'`);
+  }
+  if (target === 'postgres' && !POSTGRES_URL) throw new Error(`FAULT_ONLY='${raw}' needs TEST_DATABASE_URL`);
+  return { target: target!, ...(kind !== undefined && { kind }), ...(run !== undefined && { run: Number(run) }) };
+}
+
+const TARGETS = ALL_TARGETS.filter((t) => (t.name === 'sqlite' || POSTGRES_URL) && (!ONLY || ONLY.target === t.name));
+
+const shellWord = (word: string): string => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`);
+
+/** The command that runs a cell, or one run of it, again as it ran. */
+function replayCommand(target: Target, kind: Kind, run?: number): string {
+  const words = [`FAULT_SEED=${shellWord(SEED)}`, `FAULT_ONLY=${shellWord([target.name, kind.name, ...(run === undefined ? [] : [String(run)])].join('/'))}`];
+  if (run === undefined && RUNS !== undefined) words.push(`FAULT_RUNS=${RUNS}`);
+  if (target.name === 'postgres') words.push(`TEST_DATABASE_URL=${shellWord(POSTGRES_URL!)}`);
+  return `${words.join(' ')} make test-faults`;
+}
 
 async function waitFor(what: string, ready: () => Promise<boolean>, timeoutMs = SETTLE_TIMEOUT_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -553,43 +657,138 @@ async function waitFor(what: string, ready: () => Promise<boolean>, timeoutMs = 
   }
 }
 
-/**
- * Polls the jobs closely until the request that queues them was answered and the work `settled`; answers how long
- * some job was seen running (0: never seen).
- */
-async function leaseHeldMs(db: Kysely<Database>, requested: Promise<unknown>, settled: () => Promise<boolean>): Promise<number> {
-  let answered = false;
-  void requested.then(() => (answered = true));
-  let first: number | undefined;
-  let last = 0;
-  const deadline = Date.now() + SETTLE_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    const wasAnswered = answered;
-    const running = (await busyJobs(db)).some((j) => j.status === 'running');
-    if (running) last = Date.now();
-    if (running && first === undefined) first = last;
-    if (!running && wasAnswered && (await settled())) break;
-    await sleep(1);
+/** The passes of fault points the servers of a cell append to its trace file, read as they come. */
+class Trace {
+  private offset = 0;
+
+  constructor(readonly file: string) {}
+
+  /** The passes appended since the last call; whole lines only, as a server may be writing one. */
+  take(): FaultTraceLine[] {
+    let fd: number;
+    try {
+      fd = openSync(this.file, 'r');
+    } catch {
+      return [];
+    }
+    try {
+      const chunks: Buffer[] = [];
+      const buffer = Buffer.alloc(64 * 1024);
+      for (let position = this.offset; ; ) {
+        const n = readSync(fd, buffer, 0, buffer.length, position);
+        if (n === 0) break;
+        chunks.push(Buffer.from(buffer.subarray(0, n)));
+        position += n;
+      }
+      const text = Buffer.concat(chunks);
+      const end = text.lastIndexOf(10) + 1;
+      this.offset += end;
+      return text
+        .subarray(0, end)
+        .toString('utf8')
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => JSON.parse(line) as FaultTraceLine);
+    } finally {
+      closeSync(fd);
+    }
   }
-  return first === undefined ? 0 : last - first;
+
+  /**
+   * Waits until no pass was appended for a moment, and answers the passes since the last call. The work looks
+   * settled in the database a moment before its last job passes `…:recorded`: a fault armed in between would
+   * count that pass as its first.
+   */
+  async quiet(): Promise<FaultTraceLine[]> {
+    const lines = this.take();
+    for (;;) {
+      await sleep(LAST_POINT_GRACE_MS);
+      const more = this.take();
+      if (more.length === 0) return lines;
+      lines.push(...more);
+    }
+  }
 }
 
 /**
- * Polls the jobs closely until one is running. False when none is within `timeoutMs`, or when none is left once
- * the request that queues them was answered: the run's jobs finished between two looks.
+ * How often the work passed each point of the kind's jobs, sorted by point: the most any one server passed it,
+ * as each server counts its own passes.
  */
-async function leaseTaken(db: Kysely<Database>, requested: Promise<unknown>, timeoutMs: number): Promise<boolean> {
-  let answered = false;
-  void requested.then(() => (answered = true));
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const wasAnswered = answered;
-    const busy = await busyJobs(db);
-    if (busy.some((j) => j.status === 'running')) return true;
-    if (wasAnswered && busy.length === 0) return false;
-    await sleep(1);
+function passesOf(lines: FaultTraceLine[], kind: Kind): Map<string, number> {
+  const perServer = new Map<string, number>();
+  for (const line of lines) {
+    if (!kind.jobKinds.some((jobKind) => line.point.startsWith(`job:${jobKind}:`))) continue;
+    const key = `${line.pid} ${line.point}`;
+    perServer.set(key, (perServer.get(key) ?? 0) + 1);
   }
-  return false;
+  const passes = new Map<string, number>();
+  for (const [key, n] of perServer) {
+    const point = key.slice(key.indexOf(' ') + 1);
+    passes.set(point, Math.max(passes.get(point) ?? 0, n));
+  }
+  return new Map([...passes].sort(([a], [b]) => a.localeCompare(b)));
+}
+
+const describePasses = (passes: Map<string, number>): string => [...passes].map(([point, n]) => `${point}×${n}`).join(' ') || 'none';
+
+/** What each server passed of the kind's points during a run, and where one died: `pid 123: …:claimed×1 …`. */
+function describeRun(lines: FaultTraceLine[], kind: Kind): string {
+  const pids = [...new Set(lines.map((line) => line.pid))];
+  const servers = pids.map((pid) => {
+    const own = lines.filter((line) => line.pid === pid);
+    const died = own.find((line) => line.fault !== undefined);
+    return `pid ${pid}: ${describePasses(passesOf(own, kind))}${died ? ` (died at ${died.point}#${died.hit})` : ''}`;
+  });
+  return servers.join('; ') || 'none';
+}
+
+/** Arms a fault for the servers of a cell: written beside and renamed, so that a server never reads half of it. */
+function arm(file: string, fault: ArmedFault): void {
+  rmSync(claimedFile(file), { force: true });
+  writeFileSync(`${file}.next`, JSON.stringify(fault));
+  renameSync(`${file}.next`, file);
+}
+
+/** Takes an armed fault back; false when a server claimed it first (and is dying). */
+function withdraw(file: string): boolean {
+  try {
+    renameSync(file, `${file}.withdrawn`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Waits until a server dies at the armed fault, and answers it; or until the run's request was answered and its
+ * work settled without any server reaching the fault (a miss), and answers undefined.
+ */
+async function faultReached(servers: ServerProcess[], armedFile: string, fault: ArmedFault, work: Promise<unknown>, settled: () => Promise<boolean>): Promise<ServerProcess | undefined> {
+  let answered = false;
+  void work.then(() => (answered = true));
+  const deadline = Date.now() + SETTLE_TIMEOUT_MS;
+  const dead = () => servers.find((s) => s.exit !== undefined && !s.killed);
+  for (;;) {
+    const server = dead();
+    if (server) {
+      const claimed = JSON.parse(readFileSync(claimedFile(armedFile), 'utf8')) as ArmedFault;
+      if (server.exit!.signal !== 'SIGKILL' || claimed.id !== fault.id) {
+        throw new Error(`server ${server.pid} exited (${server.exit!.code ?? server.exit!.signal}) without reaching ${fault.point}#${fault.hit}:\n${server.output}`);
+      }
+      return server;
+    }
+    if (answered && (await settled())) {
+      // The last point of a job is passed just after the job is recorded: give it its moment.
+      await sleep(LAST_POINT_GRACE_MS);
+      if (dead()) continue;
+      if (withdraw(armedFile)) return undefined;
+      // A server claimed the fault meanwhile: it is dying.
+      await Promise.race([...servers.map((s) => s.exited), sleep(5_000)]);
+      continue;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out after ${SETTLE_TIMEOUT_MS} ms waiting for ${fault.point}#${fault.hit} to be reached or the work to settle`);
+    await sleep(10);
+  }
 }
 
 /** Everything the domain holds unfinished, to say what a run that never settles is waiting for. */
@@ -614,12 +813,35 @@ const ownerPid = (owner: string | null): number | undefined => {
   return match ? Number(match[1]) : undefined;
 };
 
-/** Runs one kind through its kills on one target; returns how many jobs another server took over (two servers). */
-async function faultMatrix(target: Target, kind: Kind): Promise<{ kills: number; takeovers: number; wallMs: number }> {
+/** Every job ended, or waits for a retry it has attempts left for; none is held by a dead worker. */
+async function jobsAreSettled(db: Kysely<Database>): Promise<void> {
+  const jobs = await db.selectFrom('jobs').select(['id', 'kind', 'status', 'attempts', 'max_attempts', 'lease_owner', 'last_error']).execute();
+  expect(jobs.filter((j) => !(j.status === 'succeeded' || j.status === 'failed' || (j.status === 'queued' && j.attempts < j.max_attempts)))).toEqual([]);
+}
+
+interface RunOutcome {
+  run: number;
+  fault: ArmedFault;
+  /** The server reached the fault and died there; false: the work settled without reaching it (a miss). */
+  killed: boolean;
+}
+
+interface CellOutcome {
+  /** The points the calibration run passed, and how often. */
+  calibration: Map<string, number>;
+  runs: RunOutcome[];
+  /** Jobs another server took over (two servers). */
+  takeovers: number;
+  wallMs: number;
+}
+
+/** Runs one kind through its faults on one target. */
+async function faultMatrix(target: Target, kind: Kind): Promise<CellOutcome> {
   const started = Date.now();
   const phase = (name: string) => process.env.FAULT_VERBOSE && console.log(`${kind.title}: ${name} at ${Date.now() - started} ms`);
-  const rng = new Random(`${SEED}:${target.name}:${kind.title}`);
   const dir = await mkdtemp(join(tmpdir(), 'fault-matrix-'));
+  const armedFile = join(dir, 'fault.json');
+  const trace = new Trace(join(dir, 'fault-trace.jsonl'));
   const database = await freshDatabase(target, dir);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -635,13 +857,17 @@ async function faultMatrix(target: Target, kind: Kind): Promise<{ kills: number;
     SIM_DRIFT_RATE: String(kind.driftRate ?? 0),
     WEBHOOK_ALLOW_PRIVATE: 'true',
     SHUTDOWN_TIMEOUT_MS: '2000',
+    FAULT_POINTS_FILE: armedFile,
+    FAULT_TRACE_FILE: trace.file,
   };
-  const webhook = new WebhookReceiver(new Random(`${SEED}:webhook`));
+  const webhook = new WebhookReceiver();
   const servers: ServerProcess[] = [];
   let handle: DatabaseHandle | undefined;
-  let kills = 0;
+  const runs: RunOutcome[] = [];
   let takeovers = 0;
   let auth = '';
+  /** The run under way, with what its servers passed once it settled, for the message of a failure. */
+  let current: { run: number; fault: ArmedFault; passed?: FaultTraceLine[] } | undefined;
   try {
     await webhook.start();
     if (kind.compliance) {
@@ -659,7 +885,8 @@ async function faultMatrix(target: Target, kind: Kind): Promise<{ kills: number;
       for (;;) {
         const up = servers.filter((s) => s.listening);
         if (up.length > 0) return up[turn++ % up.length]!.port!;
-        await Promise.race(servers.map((s) => s.ready.catch(() => sleep(50))));
+        // A server that died listening has its `ready` settled long ago: only the ones starting are waited for.
+        await Promise.race([sleep(50), ...servers.filter((s) => s.exit === undefined && !s.killed).map((s) => s.ready.catch(() => undefined))]);
       }
     };
     const ctx: Context = {
@@ -671,83 +898,92 @@ async function faultMatrix(target: Target, kind: Kind): Promise<{ kills: number;
       state: {},
     };
     const settled = async () => (await busyJobs(db)).length === 0 && (await kind.unfinished(db)) === 0;
-    const untilSettled = (what: string) => waitFor(what, settled);
+    const untilSettled = (what: string) =>
+      waitFor(what, settled).catch(async (error: Error) => {
+        throw new Error(`${error.message}; jobs due or running: ${JSON.stringify(await busyJobs(db))}; unfinished: ${JSON.stringify(await unfinishedWork(db))}`);
+      });
 
     await kind.setup(ctx);
     await untilSettled('the setup to finish');
     phase('set up');
-    // One run without a fault measures the window the kills are spread over, from the request to the work done,
-    // and how long a job of it holds a lease.
-    const calibrationStart = Date.now();
-    const calibration = kind.begin(ctx, -1).catch(() => undefined);
-    const runningMs = Math.max(5, await leaseHeldMs(db, calibration, settled));
-    await calibration;
+    // One run without a fault traces the points the kind's work passes, and how often.
+    await kind.prepare?.(ctx, -1);
+    await untilSettled('the calibration run to be prepared');
+    await trace.quiet();
+    await kind.begin(ctx, -1).catch(() => undefined);
     await untilSettled('the calibration run');
-    const windowMs = Math.max(50, Date.now() - calibrationStart);
-    phase(`calibrated: ${windowMs} ms, a lease held ${runningMs} ms`);
+    const calibration = passesOf(await trace.quiet(), kind);
+    const points = [...calibration.keys()];
+    if (points.length === 0) throw new Error(`the calibration run passed no fault point of ${kind.jobKinds.join(', ')}`);
+    phase(`calibrated: ${describePasses(calibration)}`);
 
-    for (let i = 0; i < RUNS; i += 1) {
+    // Each distinct point once, in an order of the seed's, then round again with other hits when FAULT_RUNS asks
+    // for more; the hit of each run is drawn from a generator of its own, so that one run replays alone.
+    const order = new Random(`${SEED}:${target.name}:${kind.name}`).sample(points, points.length);
+    const runCount = RUNS ?? Math.min(points.length, MAX_DEFAULT_RUNS);
+    const indexes = ONLY?.run !== undefined ? [ONLY.run] : Array.from({ length: runCount }, (_, i) => i);
+    for (const i of indexes) {
+      const point = order[i % order.length]!;
+      const fault: ArmedFault = { id: `${SEED}:${target.name}/${kind.name}/${i}`, point, hit: new Random(`${SEED}:${target.name}:${kind.name}:${i}`).int(1, calibration.get(point)!) };
+      current = { run: i, fault };
+      await kind.prepare?.(ctx, i);
+      await untilSettled(`run ${i} to be prepared`);
+      await trace.quiet();
+      arm(armedFile, fault);
       const work = kind.begin(ctx, i).catch(() => undefined);
-      const delay = rng.next();
-      // On two servers every other kill falls while a job of the run holds its lease, so that the survivor's
-      // takeover is exercised on every run of the suite, not only when a point in the whole window happens to
-      // land on the (often short) part of it a job runs in; the others fall anywhere in the window.
-      const aimed = target.servers === 2 && i % 2 === 1 && (await leaseTaken(db, work, windowMs * 4 + 2_000));
-      await sleep(Math.floor(aimed ? delay * runningMs : delay * windowMs * 1.2));
-      if (target.servers === 1) {
-        await servers[0]!.kill();
-        kills += 1;
+      const dead = await faultReached(servers, armedFile, fault, work, settled);
+      if (!dead) {
+        await work;
+      } else if (target.servers === 1) {
         await work;
         const restart = Date.now();
         servers[0] = new ServerProcess(env);
         await servers[0].ready;
-        const up = Date.now();
-        // Let the new server take over what the old one left before the next fault.
-        await waitFor(`the work of run ${i} to be taken over and finished`, async () => (await busyJobs(db)).length === 0);
-        phase(`run ${i}: restarted in ${up - restart} ms, settled in ${Date.now() - up} ms`);
-        continue;
+        phase(`run ${i}: ${point}#${fault.hit} reached, restarted in ${Date.now() - restart} ms`);
+      } else {
+        // Two servers: the other must take over the jobs whose lease the dead one held, before its replacement
+        // starts.
+        const index = servers.indexOf(dead);
+        const survivor = servers.find((s, n) => n !== index)!;
+        const orphaned = (await busyJobs(db)).filter((j) => j.status === 'running' && ownerPid(j.lease_owner) === dead.pid).map((j) => j.id);
+        for (const id of orphaned) {
+          await waitFor(`job ${id} to be taken over`, async () => {
+            const job = await db.selectFrom('jobs').select(['status', 'lease_owner']).where('id', '=', id).executeTakeFirstOrThrow();
+            return job.status !== 'running' || ownerPid(job.lease_owner) === survivor.pid;
+          });
+          takeovers += 1;
+        }
+        await work;
+        servers[index] = new ServerProcess(env);
+        phase(`run ${i}: ${point}#${fault.hit} reached, ${orphaned.length} job(s) taken over`);
       }
-      // Two servers: kill the one holding the lease of a job of this run (or, with none running, the one that
-      // took the request), and see the other take the job over before its replacement starts.
-      const running = (await busyJobs(db)).filter((j) => j.status === 'running');
-      const victimPid = ownerPid(running[0]?.lease_owner ?? null);
-      const victim = servers.findIndex((s) => s.pid === victimPid && !s.killed);
-      const index = victim >= 0 ? victim : rng.int(0, servers.length - 1);
-      const orphaned = running.filter((j) => ownerPid(j.lease_owner) === servers[index]!.pid).map((j) => j.id);
-      await servers[index]!.kill();
-      kills += 1;
-      const survivor = servers.find((s, n) => n !== index)!;
-      for (const id of orphaned) {
-        await waitFor(`job ${id} to be taken over`, async () => {
-          const job = await db.selectFrom('jobs').select(['status', 'lease_owner']).where('id', '=', id).executeTakeFirstOrThrow();
-          return job.status !== 'running' || ownerPid(job.lease_owner) === survivor.pid;
-        });
-        takeovers += 1;
-      }
-      await work;
-      servers[index] = new ServerProcess(env);
-      await waitFor(`the work of run ${i} to finish`, async () => (await busyJobs(db)).length === 0);
+      await untilSettled(`the work of run ${i} to be taken over and finished`);
+      current.passed = trace.take();
+      await jobsAreSettled(db);
+      await kind.check(ctx);
+      runs.push({ run: i, fault, killed: dead !== undefined });
+      current = undefined;
     }
     await Promise.all(servers.map((s) => s.ready));
     phase('faults done');
-    await untilSettled('every job to finish after the last fault').catch(async (error: Error) => {
-      const unfinished = await unfinishedWork(db);
-      throw new Error(`${error.message}; jobs due or running: ${JSON.stringify(await busyJobs(db))}; unfinished: ${JSON.stringify(unfinished)}`);
-    });
+    await untilSettled('every job to finish after the last fault');
     phase('settled');
-    const jobs = await db.selectFrom('jobs').select(['id', 'kind', 'status', 'attempts', 'max_attempts', 'lease_owner', 'last_error']).execute();
-    // Every job ended, or waits for a retry it has attempts left for; none is held by a dead worker.
-    expect(jobs.filter((j) => !(j.status === 'succeeded' || j.status === 'failed' || (j.status === 'queued' && j.attempts < j.max_attempts)))).toEqual([]);
+    await jobsAreSettled(db);
     await kind.check(ctx);
     phase('checked');
     await kind.newWork(ctx);
     phase('new work done');
-    return { kills, takeovers, wallMs: Date.now() - started };
+    return { calibration, runs, takeovers, wallMs: Date.now() - started };
   } catch (error) {
     const logs = servers.map((s) => s.output.split('\n').filter((l) => !/^listening/.test(l)).slice(-20).join('\n')).join('\n---\n');
-    throw Object.assign(error as Error, { message: `${(error as Error).message}\n\nlast server output:\n${logs}` });
+    const where = current
+      ? `run ${current.run}: fault at ${current.fault.point}#${current.fault.hit}; passed since it was armed: ${describeRun(current.passed ?? trace.take(), kind)}`
+      : `outside the runs (runs done: ${runs.map((r) => `${r.run} ${r.fault.point}#${r.fault.hit}${r.killed ? '' : ' missed'}`).join(', ') || 'none'})`;
+    throw Object.assign(error as Error, {
+      message: `${(error as Error).message}\n\n${where}\nreplay: ${replayCommand(target, kind, current?.run)}\n\nlast server output:\n${logs}`,
+    });
   } finally {
-    await Promise.all(servers.map((s) => (s.killed ? undefined : s.kill())));
+    await Promise.all(servers.map((s) => (s.killed || s.exit !== undefined ? undefined : s.kill())));
     await handle?.close();
     await webhook.stop();
     await database.drop();
@@ -758,16 +994,27 @@ async function faultMatrix(target: Target, kind: Kind): Promise<{ kills: number;
 describe('fault matrix', () => {
   for (const target of TARGETS) {
     describe(`[${target.name}, ${target.servers === 1 ? 'one server' : 'two servers'}]`, () => {
-      for (const kind of KINDS) {
+      for (const kind of KINDS.filter((k) => !ONLY?.kind || ONLY.kind === k.name)) {
         it(
-          `${kind.title}: after ${RUNS} SIGKILLs at random points, every job settles, nothing is recorded twice or left pending, and new work succeeds`,
+          `${kind.title}: a SIGKILL at each fault point its work passes, then every job settles, nothing is recorded twice or left pending, and new work succeeds`,
           async () => {
             const outcome = await faultMatrix(target, kind);
-            expect(outcome.kills).toBe(RUNS);
+            const kills = outcome.runs.filter((r) => r.killed);
+            const misses = outcome.runs.filter((r) => !r.killed);
+            const hits = (runs: RunOutcome[]) => runs.map((r) => `${r.fault.point}#${r.fault.hit}`).join(', ') || 'none';
+            console.log(
+              [
+                `fault matrix [${target.name}] ${kind.title}: ${outcome.runs.length} runs, ${kills.length} kills, ${misses.length} misses, ${outcome.takeovers} takeovers, ${(outcome.wallMs / 1000).toFixed(1)} s`,
+                `  calibration passed: ${describePasses(outcome.calibration)}`,
+                `  killed at: ${hits(kills)}`,
+                `  missed (the work settled first): ${hits(misses)}`,
+              ].join('\n'),
+            );
+            if (ONLY?.run !== undefined) return;
+            expect(kills.length, `runs that reached their fault point; missed: ${hits(misses)}`).toBeGreaterThan(0);
             if (target.servers === 2) expect(outcome.takeovers).toBeGreaterThan(0);
-            console.log(`fault matrix [${target.name}] ${kind.title}: ${outcome.kills} kills, ${outcome.takeovers} takeovers, ${(outcome.wallMs / 1000).toFixed(1)} s`);
           },
-          RUNS * 10_000 + 120_000,
+          (RUNS ?? MAX_DEFAULT_RUNS) * 20_000 + 180_000,
         );
       }
     });

@@ -128,9 +128,12 @@ export class DryRunService {
     return this.deps.waiter.waiterCount;
   }
 
-  /** Answers every `get` waiting for a result, and every later one, at once with the current state. */
-  stopWaiting(): void {
-    this.deps.waiter.close();
+  /**
+   * Answers every `get` waiting for a result, and every later one, at once with the current state; returns how many
+   * were waiting.
+   */
+  stopWaiting(): number {
+    return this.deps.waiter.close();
   }
 
   private async read(id: string): Promise<DryRun> {
@@ -141,8 +144,11 @@ export class DryRunService {
     return dryRun;
   }
 
-  /** The job: computes the outcome, records it and wakes whoever waits for it. */
-  async run(id: string): Promise<void> {
+  /**
+   * The job: computes the outcome, records it and wakes whoever waits for it. `reached` names the points a test
+   * may crash the process at (see JobContext.reached).
+   */
+  async run(id: string, reached: (point: string) => void = () => {}): Promise<void> {
     const dryRun = await this.deps.dryRuns.get(id);
     if (!dryRun || isFinished(dryRun.status)) return;
     await this.deps.dryRuns.update({ ...dryRun, status: 'RUNNING' });
@@ -154,6 +160,8 @@ export class DryRunService {
       (this.deps.log ?? silentLog).error({ err: error, dryRunId: id }, 'a dry-run could not be evaluated');
       outcome = { errors: [notCompleted((error as Error).message)], plan: [] };
     }
+    // Evaluated, its outcome not yet recorded: a crash here leaves the dry-run RUNNING for the next attempt.
+    reached('evaluated');
     const failed = outcome.errors.length > 0;
     await this.deps.dryRuns.update({
       ...dryRun,

@@ -26,14 +26,15 @@ export const cloudName = (process: Process, resource: ProcessResource): string =
 export class ProcessJobRunner {
   constructor(private readonly deps: ProcessJobRunnerDeps) {}
 
-  async run(jobId: string, heartbeat: () => Promise<boolean>): Promise<void> {
+  /** `reached` names the points a test may crash the process at (see JobContext.reached). */
+  async run(jobId: string, heartbeat: () => Promise<boolean>, reached: (point: string) => void = () => {}): Promise<void> {
     const { processes } = this.deps;
     const job = await processes.getJob(jobId);
     if (!job || job.status === 'succeeded' || job.status === 'failed') return;
     const process = await processes.get(job.fid);
     if (!process || process.releasedAt !== null) return this.finish(job, 'the process was released before the job ran');
     if (job.status === 'queued') await processes.updateJob({ ...job, status: 'running' });
-    if (job.purpose === 'kill') return this.kill(process, job, heartbeat);
+    if (job.purpose === 'kill') return this.kill(process, job, heartbeat, reached);
 
     if (process.state === 'KILLING' || process.state === 'KILLED') return this.finish(job, 'the process was killed before the job ran');
     if (job.purpose === 'correct' && (process.state !== 'RUNNING' || !process.enforcement)) {
@@ -41,7 +42,7 @@ export class ProcessJobRunner {
     }
     const resources = await processes.resources(process.fid);
     const steps = planReconcile(resources, await observe(this.deps.cloud, process, resources));
-    const operations = await this.carryOut(process, job, steps, heartbeat);
+    const operations = await this.carryOut(process, job, steps, heartbeat, reached);
     if (job.purpose !== 'correct' || operations.length === 0) return this.finish(job, null);
     const failed = operations.filter((o) => o.status === 'failed').length;
     await this.deps.changes.apply(process.fid, SERVER_ACTOR, (draft) => {
@@ -69,10 +70,10 @@ export class ProcessJobRunner {
     });
   }
 
-  private async kill(process: Process, job: ProcessJob, heartbeat: () => Promise<boolean>): Promise<void> {
+  private async kill(process: Process, job: ProcessJob, heartbeat: () => Promise<boolean>, reached: (point: string) => void): Promise<void> {
     if (process.state !== 'KILLING') return this.finish(job, `the process is ${process.state}; nothing to kill`);
     const resources = await this.deps.processes.resources(process.fid);
-    const operations = await this.carryOut(process, job, planKill(resources, await observe(this.deps.cloud, process, resources)), heartbeat);
+    const operations = await this.carryOut(process, job, planKill(resources, await observe(this.deps.cloud, process, resources)), heartbeat, reached);
     const failed = operations.filter((o) => o.status === 'failed').length;
     await this.deps.changes.apply(process.fid, SERVER_ACTOR, (draft) => {
       if (draft.current.state !== 'KILLING') return;
@@ -93,7 +94,13 @@ export class ProcessJobRunner {
   }
 
   /** Carries out the steps in order; returns the cloud operations performed. */
-  private async carryOut(process: Process, job: ProcessJob, steps: Step[], heartbeat: () => Promise<boolean>): Promise<CloudOperation[]> {
+  private async carryOut(
+    process: Process,
+    job: ProcessJob,
+    steps: Step[],
+    heartbeat: () => Promise<boolean>,
+    reached: (point: string) => void,
+  ): Promise<CloudOperation[]> {
     const done: CloudOperation[] = [];
     // A retried job continues the numbering of the operations its earlier attempt recorded.
     let seq = (await this.deps.processes.operations(process.fid, { jobIds: [job.id], window: {} })).length;
@@ -104,6 +111,8 @@ export class ProcessJobRunner {
         await this.deps.processes.recordProgress(null, outcome.progress);
         continue;
       }
+      // Done in the cloud, not yet recorded: a retry must find the change by observing the cloud.
+      reached('performed');
       const operation: CloudOperation = {
         id: newId(),
         fid: process.fid,

@@ -3,6 +3,7 @@ import type { Clock } from '../clock.js';
 import { newId } from '../ids.js';
 import { silentLog, type Log } from '../log.js';
 import type { Job, JobRepository } from '../repositories.js';
+import type { FaultPoint } from './fault-points.js';
 import { uncountedJobs, type AttemptOutcome, type JobMetrics } from './metrics.js';
 
 /** What a job handler may ask of the queue while it runs. */
@@ -10,6 +11,11 @@ export interface JobContext {
   job: Job;
   /** Pushes the lease further out; long work calls it between steps. False when the lease was lost. */
   heartbeat(): Promise<boolean>;
+  /**
+   * The handler passed a point of its own worth crashing at (`sent`: a delivery went out, not yet recorded), named
+   * `job:<kind>:<point>` for the fault matrix; does nothing unless the queue was given a fault-point hook.
+   */
+  reached(point: string): void;
 }
 
 export type JobHandler = (payload: unknown, context: JobContext) => Promise<void>;
@@ -49,6 +55,12 @@ export interface JobQueueOptions {
   /** Where the starts, outcomes, retries and give-ups of jobs are written, each line with the job's id and kind. */
   log?: Log;
   metrics?: JobMetrics;
+  /**
+   * Called at the points every job passes: `job:<kind>:claimed`, `…:heartbeat` (each lease extension),
+   * `…:handled` (the handler returned, its success not yet recorded) and `…:recorded`, and at the handler's own
+   * points. Tests arm it to kill the process at one of them; unset, as in production, nothing is called.
+   */
+  faultPoint?: FaultPoint;
 }
 
 export interface EnqueueOptions {
@@ -69,6 +81,8 @@ export interface EnqueueOptions {
   requestId?: string | null;
 }
 
+const passedUnwatched = (): void => {};
+
 /**
  * The durable job queue and its worker. Jobs live in the database, are claimed under a lease and finish only
  * while the lease is still held, so a job whose worker died is taken over after the lease runs out (or failed
@@ -87,6 +101,7 @@ export class JobQueue {
   private readonly maxBackoffMs: number;
   private readonly log: Log;
   private readonly metrics: JobMetrics;
+  private readonly faultPoint: FaultPoint | undefined;
   private running = false;
   private timer: NodeJS.Timeout | undefined;
 
@@ -102,6 +117,7 @@ export class JobQueue {
     this.maxBackoffMs = options.maxBackoffMs ?? 300_000;
     this.log = options.log ?? silentLog;
     this.metrics = options.metrics ?? uncountedJobs;
+    this.faultPoint = options.faultPoint;
   }
 
   register(kind: string, handler: JobHandler, onGiveUp?: GiveUpHandler): void {
@@ -222,6 +238,8 @@ export class JobQueue {
     const now = () => this.clock.nowMs();
     const log = this.logOf(job);
     const attempt = { attempt: job.attempts, maxAttempts: job.maxAttempts };
+    const point = this.faultPoint;
+    point?.(`job:${job.kind}:claimed`);
     if (!handler) {
       const message = `no handler for job kind '${job.kind}'`;
       log.error({ ...attempt, error: message }, 'job failed, not retried');
@@ -230,7 +248,11 @@ export class JobQueue {
     }
     const context: JobContext = {
       job,
-      heartbeat: () => this.jobs.extendLease(job.id, this.owner, now() + this.leaseMs, now()),
+      heartbeat: () => {
+        point?.(`job:${job.kind}:heartbeat`);
+        return this.jobs.extendLease(job.id, this.owner, now() + this.leaseMs, now());
+      },
+      reached: point ? (name) => point(`job:${job.kind}:${name}`) : passedUnwatched,
     };
     log.info(attempt, 'job started');
     this.metrics.attemptStarted(job.kind);
@@ -243,7 +265,9 @@ export class JobQueue {
     };
     try {
       await handler(job.payload, context);
+      point?.(`job:${job.kind}:handled`);
       await this.jobs.complete(job.id, this.owner, now());
+      point?.(`job:${job.kind}:recorded`);
       log.info(ended('succeeded'), 'job succeeded');
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);

@@ -175,7 +175,7 @@ export class NotificationService {
    * Makes one attempt of a delivery and records it. A failed attempt throws, so that the job queue retries it
    * after a backoff; the last failed attempt also leaves its error on the notification.
    */
-  async deliver(job: DeliveryJob, run: DeliveryRun): Promise<void> {
+  async deliver(job: DeliveryJob, run: DeliveryRun, reached: (point: string) => void = () => {}): Promise<void> {
     const notification = await this.deps.notifications.get(job.orgId, job.notificationId);
     // Deleted since: its deliveries are dropped. An environment is deleted with its scans and their events.
     if (!notification) return;
@@ -204,6 +204,8 @@ export class NotificationService {
       outcome = await this.deps.email.send(emailMessage(notification, env, job));
     }
 
+    // Sent, not yet recorded: the one place a crash makes a delivery go out twice (see above).
+    reached('sent');
     const last = run.attempts >= run.maxAttempts;
     await this.deps.notifications.recordAttempt(
       {
