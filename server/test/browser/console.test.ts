@@ -127,6 +127,34 @@ describeBrowser('the web console in chromium', () => {
     return { dialog, clientId, secret };
   };
 
+  /**
+   * Signs the page in unless it is already. The tests follow one another as a walk through the console, and each
+   * may also run alone (`-t`): what a test needs from the ones before it, it makes itself when it is missing.
+   */
+  const signedIn = async () => {
+    if ((await button('Sign out').count()) > 0) return;
+    await page.goto(consoleUrl());
+    await page.getByLabel('Email address').fill(EMAIL);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await button('Sign in').click();
+    await page.getByRole('heading', { name: 'API clients', level: 1 }).waitFor();
+  };
+
+  /** The client `name`, made through the console API with a revoked secret when it does not exist yet (409: it does). */
+  const existingClient = async (name: string) => {
+    await signedIn();
+    const session = await (await page.request.get(`${server.baseUrl}/console/api/session`)).json();
+    const headers = { 'X-CSRF-Token': session.csrf_token as string };
+    const created = await page.request.post(`${server.baseUrl}/console/api/api-clients`, { data: { name }, headers });
+    if (created.status() === 409) return;
+    expect(created.status()).toBe(201);
+    const clients = `${server.baseUrl}/console/api/api-clients/${(await created.json()).client_id}`;
+    expect((await page.request.post(`${clients}/secret`, { headers })).status()).toBe(201);
+    expect((await page.request.delete(`${clients}/secret`, { headers })).status()).toBe(200);
+    await page.reload();
+    await rowOf(name).getByText('Secret Revoked', { exact: true }).waitFor();
+  };
+
   beforeAll(async () => {
     ensureConsoleBuilt();
     mkdirSync(SCREENSHOTS, { recursive: true });
@@ -178,6 +206,7 @@ describeBrowser('the web console in chromium', () => {
   }));
 
   it('creates a client, generates a secret that works, and revokes it so the secret fails', capturingFailure(async () => {
+    await signedIn();
     await page.getByLabel('Client name').fill('ci-pipeline');
     await button('Create client').click();
     await rowOf('ci-pipeline').getByText('Created', { exact: true }).waitFor();
@@ -212,6 +241,7 @@ describeBrowser('the web console in chromium', () => {
   }));
 
   it('generates a new secret for a revoked client, and regenerates it only after confirmation', capturingFailure(async () => {
+    await existingClient('ci-pipeline');
     await button('Generate secret for ci-pipeline').click();
     const first = await takeSecret('ci-pipeline');
     expect(await environmentsWith(first.clientId, first.secret)).toBe(200);
@@ -234,6 +264,7 @@ describeBrowser('the web console in chromium', () => {
   }));
 
   it('shows the API message when a name is taken, and keeps the typed name', capturingFailure(async () => {
+    await existingClient('ci-pipeline');
     await page.getByLabel('Client name').fill('CI-Pipeline');
     const [answer] = await Promise.all([
       page.waitForResponse((response) => response.request().method() === 'POST' && new URL(response.url()).pathname === '/console/api/api-clients'),
@@ -251,6 +282,7 @@ describeBrowser('the web console in chromium', () => {
   }));
 
   it('deletes a client only after confirmation, and its secret stops working', capturingFailure(async () => {
+    await existingClient('ci-pipeline');
     const clientId = (await rowOf('ci-pipeline').locator('code').textContent())!;
     await button('Delete ci-pipeline').click();
     const confirm = page.getByRole('alertdialog', { name: 'Delete ci-pipeline?' });
@@ -279,6 +311,7 @@ describeBrowser('the web console in chromium', () => {
     };
 
     beforeAll(async () => {
+      await signedIn();
       // Set up through the console API with the browser's own session (page.request shares its cookies), with the
       // clock moved between steps so secret ages and last activities all differ.
       const session = await (await page.request.get(`${server.baseUrl}/console/api/session`)).json();
@@ -419,6 +452,7 @@ describeBrowser('the web console in chromium', () => {
   });
 
   it('signs out, and a reload stays signed out', capturingFailure(async () => {
+    await signedIn();
     await button('Sign out').click();
     await page.getByRole('heading', { name: 'Sign in to the console' }).waitFor();
     await page.getByText('You are signed out.').waitFor();
