@@ -11,12 +11,15 @@ help: ## List the targets
 
 $(NPM_STAMP): package.json package-lock.json client/package.json
 	npm ci --no-fund --no-audit
+	@# npm links a workspace's command into node_modules/.bin only if it is built: then `npx compliance-conductor` runs it.
+	npm run build --silent -w client && npm rebuild --ignore-scripts @compliance-conductor/client
 	@touch $@
 
 deps: $(NPM_STAMP) ## Install npm dependencies (only when package files changed)
 
-lint: deps ## Lint every spec (redocly and the house rules), check every example against its schema, type-check
+lint: deps ## Lint every spec (redocly and the house rules), check every example against its schema, type-check, check the layers
 	redocly lint --config redocly.yaml --format stylish
+	depcruise server/src --config .dependency-cruiser.cjs
 	tsx scripts/check-spec-rules.ts
 	tsx scripts/check-examples.ts
 	npm run build --silent -w client
@@ -61,13 +64,15 @@ test-unit: deps ## Unit and component tests on jest (SQLite, and PostgreSQL when
 	npm run --silent test:unit -- --json --outputFile=reports/jest-results.json $(if $(COVERAGE),--coverage)
 	tsx scripts/check-cli-coverage.ts
 
-test-faults: build ## Kill the server with SIGKILL at each fault point of each kind of background work and check what survives (FAULT_SEED, FAULT_ONLY, FAULT_RUNS)
-	FAULT_MATRIX=1 FAULT_BUILD=dist npm run --silent test:unit -- server/test/fault-matrix.test.ts
+test-faults: build ## Kill the server with SIGKILL at each fault point of each kind of background work, and take its PostgreSQL away during each; check what survives (FAULT_SEED, FAULT_ONLY, FAULT_RUNS, OUTAGE_ONLY)
+	FAULT_MATRIX=1 FAULT_BUILD=dist npm run --silent test:unit -- server/test/fault-matrix.test.ts server/test/outage-matrix.test.ts
 
 contract: build ## Dredd against the real server and against Prism mocks of each spec; spec coverage in reports/
 	tsx contract-tests/run.ts
 
-test: deps lint check-generated spec-diff test-unit contract test-faults ## Everything: lint, freshness, breaking changes, unit and component tests, contract tests, the fault matrix
+test: deps lint check-generated spec-diff test-unit ## Everything: lint, freshness, breaking changes, unit and component tests, contract tests, the fault matrix
+	@# The contract tests and the fault matrix share only the build: they run side by side, each one's output kept together.
+	$(MAKE) --no-print-directory --output-sync=target -j2 contract test-faults
 	@echo "make test: all checks passed"
 
 mock: build ## Prism mocks of each spec (:4010-:4012) and the stateful mock: the real server with demo data (:4000)
@@ -76,10 +81,12 @@ mock: build ## Prism mocks of each spec (:4010-:4012) and the stateful mock: the
 mock-reset: ## Reset the stateful mock (make mock) to the seeded demo state
 	@curl -fsS -X POST http://127.0.0.1:$${MOCK_PORT_STATEFUL:-4000}/mock/reset && echo
 
-bench: build ## Benchmarks: four reads against bare Express and Prism's mocks (wrk if installed), a 100 000-resource scan, /healthz during a 150 000-resource scan
+bench: build ## Benchmarks: four reads against bare Express and Prism's mocks (wrk if installed), a 1 000-result page with and without compression, a 100 000-resource scan, /healthz during a 150 000-resource scan, request validation of the worst bodies
 	tsx bench/http.ts
+	tsx bench/compression.ts
 	tsx bench/scan.ts
 	tsx bench/event-loop.ts
+	tsx bench/request-validation.ts
 
 clean: ## Remove build output and local data
 	rm -rf dist console/dist data reports

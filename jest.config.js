@@ -9,8 +9,8 @@ export default {
   testEnvironment: 'node',
   roots: ['<rootDir>/server', '<rootDir>/scripts'],
   testMatch: ['**/*.test.ts'],
-  // Run apart: the fault matrix restarts real servers, from the build (`make test-faults`).
-  testPathIgnorePatterns: ['/node_modules/', ...(process.env.FAULT_MATRIX === '1' ? [] : ['/server/test/fault-matrix\\.test\\.ts$'])],
+  // Run apart: the fault and outage matrices restart real servers and databases, from the build (`make test-faults`).
+  testPathIgnorePatterns: ['/node_modules/', ...(process.env.FAULT_MATRIX === '1' ? [] : ['/server/test/fault-matrix\\.test\\.ts$', '/server/test/outage-matrix\\.test\\.ts$'])],
   extensionsToTreatAsEsm: ['.ts'],
   // Sources import each other as `./module.js` (NodeNext); here that is the `.ts` file beside it.
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },

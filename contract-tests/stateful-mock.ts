@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,18 +10,34 @@ import { BASE_PATHS, MOCK_APIS, startMock, type Mock } from './prism/mocks.js';
  * `make mock`: the Prism mocks of every spec (stateless, answers from the examples) and, beside them, the stateful
  * mock: the real server (dist/) with demo data on a throwaway SQLite database, `MOCK_RESET=true`, so that
  * `POST /mock/reset` (`make mock-reset`) brings the seeded demo back. Its credentials are fixed and written to
- * data/mock/mock-credentials.json (MOCK_DATA_DIR moves them). Without a build in dist/ the server runs from source.
- * MOCK_PORT_STATEFUL and MOCK_PORT_<API> choose the ports; the line "ready" ends the start.
+ * data/mock/mock-credentials.json (MOCK_DATA_DIR moves them). Without a build in dist/ newer than the server's
+ * sources, the server runs from source. MOCK_PORT_STATEFUL and MOCK_PORT_<API> choose the ports; the line "ready"
+ * ends the start.
  */
 const PORTS = { compliance: 4010, conductor: 4011, console: 4012 } as const;
 const STATEFUL_PORT = Number(process.env.MOCK_PORT_STATEFUL ?? 4000);
 const CREDENTIALS_DIR = process.env.MOCK_DATA_DIR ?? join(ROOT, 'data', 'mock');
 const COMPILED = join(ROOT, 'dist/server/src/main.js');
+/** Written by `make build` once dist/ is compiled (the Makefile's SERVER_BUILD). */
+const BUILT = join(ROOT, 'dist/.built');
+
+/** Newest modification time under a path, in milliseconds. */
+const newest = (path: string): number => {
+  const stat = statSync(path);
+  return stat.isDirectory() ? Math.max(stat.mtimeMs, ...readdirSync(path).map((name) => newest(join(path, name)))) : stat.mtimeMs;
+};
+
+/**
+ * `make mock` builds first; a test or a developer starting this script alone may have a dist/ older than the
+ * sources, whose server would not be the one under test.
+ */
+const compiledIsCurrent = () =>
+  existsSync(COMPILED) && existsSync(BUILT) && statSync(BUILT).mtimeMs >= Math.max(newest(join(ROOT, 'server/src')), newest(join(ROOT, 'generated')));
 
 const dir = await mkdtemp(join(tmpdir(), 'stateful-mock-'));
 const server: Started = start(
   process.execPath,
-  existsSync(COMPILED) ? [COMPILED] : ['--import', 'tsx', join(ROOT, 'server/src/main.ts')],
+  compiledIsCurrent() ? [COMPILED] : ['--import', 'tsx', join(ROOT, 'server/src/main.ts')],
   {
     ...process.env,
     MOCK_RESET: 'true',
@@ -61,5 +77,9 @@ const credentials = printed.slice(printed.indexOf('stateful mock: demo credentia
 const logLine = credentials.findIndex((line) => line.startsWith('{'));
 console.log(credentials.slice(0, logLine === -1 ? undefined : logLine).join('\n').trimEnd());
 console.log(`reset it to the demo state: make mock-reset  (curl -X POST ${url}/mock/reset)`);
+// With CORS_ORIGINS=* (the mock's default) pages of any origin may call it, and those of its own site sign in too.
+if ((process.env.CORS_ORIGINS?.trim() || '*') === '*') {
+  console.log(`a page on ${new URL(url).hostname} (any port) may sign in to its console with credentials: 'include'; other origins call it without credentials`);
+}
 console.log('Prism mocks answer from the examples in the specs; Ctrl-C stops every mock');
 console.log('ready');

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { buildReference, externalResources } from './build-docs.js';
+import { buildReference, CDN_IMAGES, externalResources } from './build-docs.js';
 
 describe('the static reference (make docs)', () => {
   let dir: string;
@@ -30,6 +30,9 @@ describe('the static reference (make docs)', () => {
     const html = await readFile(file, 'utf8');
     expect(html).toMatch(/<title>[^<]*Console[^<]*<\/title>/i);
     expect(externalResources(html)).toEqual([]);
+    // Nor does its script fetch Redocly's logo or report to Redocly's collector once it runs.
+    for (const url of CDN_IMAGES) expect(html).not.toContain(url);
+    expect(html).toContain('"disableTelemetry":true');
     // The spec travels inside the page: nothing is fetched when it opens.
     expect(html).toContain('createApiClient');
   }, 60_000);

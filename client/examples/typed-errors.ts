@@ -32,7 +32,14 @@ export async function environmentName(environmentId: string): Promise<string> {
     }
     case 400: {
       // Every error status has the literal union of the `type`s the spec lists for it.
-      const type: 'BadRequest' | 'InvalidJSON' | 'InvalidParameterValue' | 'MissingParameter' | 'AlreadyInvitedError' = result.error.type;
+      const type:
+        | 'BadRequest'
+        | 'InvalidJSON'
+        | 'InvalidParameterValue'
+        | 'MissingParameter'
+        | 'AlreadyInvitedError'
+        | 'AlreadyAttachedToTenantError'
+        | 'WorkAlreadyStartedException' = result.error.type;
       // @ts-expect-error a 400 is never NotFound
       const notFound: 'NotFound' = result.error.type;
       return `${type} ${notFound}`;
@@ -41,8 +48,17 @@ export async function environmentName(environmentId: string): Promise<string> {
       const type: 'AuthorizationError' | 'EnvironmentAccessDenied' = result.error.type;
       return type;
     }
+    case 429: {
+      // Too many failed authentications from this address: wait Retry-After seconds.
+      const type: 'TooManyRequests' = result.error.type;
+      return `${type}, retry after ${result.response.headers.get('Retry-After')} s`;
+    }
     case 500:
       return result.error.message;
+    case 503: {
+      const type: 'ServiceUnavailable' = result.error.type;
+      return type;
+    }
     // @ts-expect-error getEnvironment documents no 409
     case 409:
       return 'never';
@@ -52,10 +68,12 @@ export async function environmentName(environmentId: string): Promise<string> {
 export async function startScan(environmentId: string): Promise<string> {
   const result = await results(compliance).POST('/scans', { params: { query: { environment_id: environmentId } } });
   if (result.ok) return result.data.status;
-  if (result.status === 409) {
-    // @ts-expect-error a 409 carries a ConflictError, not a NotFoundError
+  if (result.status === 400) {
+    // A scan already in progress is a 400 of this type, as the public service answers it.
+    const started: boolean = result.error.type === 'WorkAlreadyStartedException';
+    // @ts-expect-error a 400 carries a BadRequestError, not a NotFoundError
     const type: 'NotFound' = result.error.type;
-    return `${type}`;
+    return `${type} ${started}`;
   }
   // @ts-expect-error an error result has no data
   return result.data.status;

@@ -87,25 +87,29 @@ function basicAuthClient<Paths extends {}>(basePath: string, options: BasicAuthC
 }
 
 /**
- * A typed client of the compliance API (`/v0`), authenticated with an API client's id and secret.
- *
  * `GET /swagger` asks for the document as JSON unless the call names another `Accept`, so the client's JSON parsing
  * gives the document as an object; `{ parseAs: 'text', headers: { Accept: 'application/yaml' } }` gives the YAML.
  */
+const specDocumentAsJson: Middleware = {
+  onRequest({ request, schemaPath }) {
+    if (schemaPath === '/swagger' && !request.headers.has('Accept')) request.headers.set('Accept', 'application/json');
+    return request;
+  },
+};
+
+/** A typed client of the compliance API (`/v0`), authenticated with an API client's id and secret. */
 export function createComplianceClient(options: BasicAuthClientOptions): ComplianceClient {
   const client = basicAuthClient<CompliancePaths>(BASE_PATHS.compliance, options);
-  client.use({
-    onRequest({ request, schemaPath }) {
-      if (schemaPath === '/swagger' && !request.headers.has('Accept')) request.headers.set('Accept', 'application/json');
-      return request;
-    },
-  });
+  client.use(specDocumentAsJson);
   return client;
 }
 
 /** A typed client of the conductor API (`/api/v0`), authenticated as an rbac user (or `root`). */
-export const createConductorClient = (options: BasicAuthClientOptions): ConductorClient =>
-  basicAuthClient<ConductorPaths>(BASE_PATHS.conductor, options);
+export function createConductorClient(options: BasicAuthClientOptions): ConductorClient {
+  const client = basicAuthClient<ConductorPaths>(BASE_PATHS.conductor, options);
+  client.use(specDocumentAsJson);
+  return client;
+}
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

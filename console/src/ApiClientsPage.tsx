@@ -1,20 +1,21 @@
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import {
+  ApiError,
   PAGE_SIZES,
   createApiClient,
   deleteApiClient,
   generateApiClientSecret,
+  getApiClient,
   listApiClients,
   revokeApiClientSecret,
   type ApiClient,
   type ApiClientPage,
-  type ApiClientSecret,
   type ListQuery,
   type OrderBy,
   type OrderDirection,
   type PageSize,
 } from './api.js';
-import { ConfirmDialog, SecretDialog, type Confirmation } from './dialogs.js';
+import { ConfirmDialog, SecretDialog, type Confirmation, type ShownSecret } from './dialogs.js';
 import { formatDate, formatDuration, formatTime, isoTime } from './format.js';
 
 const DEFAULT_QUERY: ListQuery = { order_by: 'name', order_direction: 'asc', offset: 0, max_items: 10 };
@@ -57,6 +58,23 @@ function writeQuery(query: ListQuery): void {
 
 const lastPageOffset = (total: number, size: number) => Math.max(0, Math.floor((total - 1) / size) * size);
 
+/**
+ * The current state of each client created on this page that the page of the table does not show (it sorts onto
+ * another page): a client deleted meanwhile is left out.
+ */
+async function createdElsewhere(created: readonly string[], page: ApiClientPage): Promise<ApiClient[]> {
+  const missing = created.filter((clientId) => !page.items.some((client) => client.client_id === clientId));
+  const found = await Promise.all(
+    missing.map((clientId) =>
+      getApiClient(clientId).catch((error: unknown) => {
+        if (error instanceof ApiError && error.status === 404) return null;
+        throw error;
+      }),
+    ),
+  );
+  return found.filter((client): client is ApiClient => client !== null);
+}
+
 interface Props {
   report(error: unknown): void;
   clearError(): void;
@@ -66,13 +84,16 @@ export function ApiClientsPage({ report, clearError }: Props) {
   const [query, setQuery] = useState<ListQuery>(readQuery);
   // The page on screen with the query that produced it: the range and page numbers describe the rows shown, not a
   // request still in flight.
-  const [loaded, setLoaded] = useState<{ page: ApiClientPage; query: ListQuery } | null>(null);
+  const [loaded, setLoaded] = useState<{ page: ApiClientPage; query: ListQuery; pinned: ApiClient[] } | null>(null);
   const page = loaded?.page ?? null;
+  // Clients created here, newest first: each stays in view above the table's page, wherever the sort puts it, until
+  // the console is loaded again, so the user sees the client they just made.
+  const [created, setCreated] = useState<readonly string[]>([]);
   const [loading, setLoading] = useState(true);
   const [generation, setGeneration] = useState(0);
   const [notice, setNotice] = useState<string | null>(null);
   const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
-  const [secret, setSecret] = useState<ApiClientSecret | null>(null);
+  const [shown, setShown] = useState<ShownSecret | null>(null);
   const [busyId, setBusyId] = useState<string | null>(null);
 
   const reload = useCallback(() => setGeneration((value) => value + 1), []);
@@ -84,20 +105,22 @@ export function ApiClientsPage({ report, clearError }: Props) {
     let latest = true;
     setLoading(true);
     listApiClients(query)
-      .then((result) => {
+      .then(async (result) => {
         if (!latest) return;
         if (result.count === 0 && result.total > 0 && query.offset > 0) {
           // The page emptied under us (its last client was deleted): show the last page that has clients.
           setQuery((current) => ({ ...current, offset: lastPageOffset(result.total, current.max_items) }));
           return;
         }
-        setLoaded({ page: result, query });
-      }, (error: unknown) => latest && report(error))
+        const pinned = await createdElsewhere(created, result);
+        if (latest) setLoaded({ page: result, query, pinned });
+      })
+      .catch((error: unknown) => latest && report(error))
       .finally(() => latest && setLoading(false));
     return () => {
       latest = false;
     };
-  }, [query, generation, report]);
+  }, [query, generation, created, report]);
 
   /**
    * Runs one change, reports its failure, and reloads the table either way, since the state may have moved.
@@ -121,7 +144,8 @@ export function ApiClientsPage({ report, clearError }: Props) {
 
   const generate = async (client: ApiClient) => {
     await run(client.client_id, async () => {
-      setSecret(await generateApiClientSecret(client.client_id));
+      const generated = await generateApiClientSecret(client.client_id);
+      setShown({ title: `New secret for ${client.name}`, clientId: generated.client_id, secret: generated.client_secret });
     });
   };
 
@@ -154,6 +178,7 @@ export function ApiClientsPage({ report, clearError }: Props) {
       action: async () => {
         await run(client.client_id, async () => {
           await deleteApiClient(client.client_id);
+          setCreated((current) => current.filter((clientId) => clientId !== client.client_id));
           setNotice(`${client.name} is deleted.`);
         });
       },
@@ -162,7 +187,10 @@ export function ApiClientsPage({ report, clearError }: Props) {
   const create = (name: string) =>
     run(null, async () => {
       const client = await createApiClient(name);
-      setNotice(`${client.name} is created. Generate its secret to start using it.`);
+      setCreated((current) => [client.client_id, ...current]);
+      setNotice(`${client.name} is created with its first secret.`);
+      // Asked for with the client (with_secret), so the answer always has it; guarded all the same.
+      if (client.client_secret !== undefined) setShown({ title: `${client.name} is created`, clientId: client.client_id, secret: client.client_secret });
     });
 
   const sortBy = (column: OrderBy) =>
@@ -195,18 +223,20 @@ export function ApiClientsPage({ report, clearError }: Props) {
         </p>
       )}
 
+      {/* The roles restate the table's own: a narrow screen shows it as cards (display: block), and some browsers then
+          drop a table's semantics, leaving screen readers without rows, cells and headers. */}
       <div className="table-wrap">
-        <table aria-busy={loading}>
+        <table role="table" aria-busy={loading}>
           <caption className="visually-hidden">
             API clients, sorted by {sortedColumn}, {query.order_direction === 'asc' ? 'ascending' : 'descending'}
           </caption>
-          <thead>
-            <tr>
+          <thead role="rowgroup">
+            <tr role="row">
               {COLUMNS.map((column) => {
                 const active = column.sort !== undefined && column.sort === query.order_by;
                 const direction = query.order_direction === 'asc' ? 'ascending' : 'descending';
                 return (
-                  <th key={column.label} scope="col" aria-sort={active ? direction : undefined}>
+                  <th key={column.label} role="columnheader" scope="col" aria-sort={active ? direction : undefined}>
                     {column.sort ? (
                       <button type="button" className={`sort${active ? ' sorted' : ''}`} onClick={() => sortBy(column.sort!)}>
                         {column.label}
@@ -220,12 +250,29 @@ export function ApiClientsPage({ report, clearError }: Props) {
                   </th>
                 );
               })}
-              <th scope="col">
+              <th role="columnheader" scope="col">
                 <span className="visually-hidden">Actions</span>
               </th>
             </tr>
           </thead>
-          <tbody>
+          {loaded && loaded.pinned.length > 0 && (
+            <tbody role="rowgroup" className="pinned" aria-label="Created just now">
+              <tr role="row" className="pinned-note">
+                <td role="cell" colSpan={COLUMNS.length + 1}>Created just now (in this order, on another page)</td>
+              </tr>
+              {loaded.pinned.map((client) => (
+                <ClientRow
+                  key={client.client_id}
+                  client={client}
+                  busy={busyId === client.client_id}
+                  onGenerate={() => (client.status === 'Active' ? askRegenerate(client) : generate(client))}
+                  onRevoke={() => askRevoke(client)}
+                  onDelete={() => askDelete(client)}
+                />
+              ))}
+            </tbody>
+          )}
+          <tbody role="rowgroup">
             {page?.items.map((client) => (
               <ClientRow
                 key={client.client_id}
@@ -237,9 +284,9 @@ export function ApiClientsPage({ report, clearError }: Props) {
               />
             ))}
             {page && page.items.length === 0 && (
-              <tr>
-                <td colSpan={COLUMNS.length + 1} className="empty">
-                  No API clients yet. Create one above, then generate its secret.
+              <tr role="row">
+                <td role="cell" colSpan={COLUMNS.length + 1} className="empty">
+                  No API clients yet. Create one above: its secret is shown once, as it is created.
                 </td>
               </tr>
             )}
@@ -252,7 +299,7 @@ export function ApiClientsPage({ report, clearError }: Props) {
       )}
 
       {confirmation && <ConfirmDialog confirmation={confirmation} onClose={() => setConfirmation(null)} />}
-      {secret && <SecretDialog clientName={secret.api_client.name} clientId={secret.client_id} secret={secret.client_secret} onClose={() => setSecret(null)} />}
+      {shown && <SecretDialog shown={shown} onClose={() => setShown(null)} />}
     </main>
   );
 }
@@ -299,29 +346,29 @@ const STATUS_CLASS: Record<ApiClient['status'], string> = {
 function ClientRow({ client, busy, onGenerate, onRevoke, onDelete }: { client: ApiClient; busy: boolean; onGenerate(): void; onRevoke(): void; onDelete(): void }) {
   const active = client.status === 'Active';
   return (
-    <tr>
-      <th scope="row">{client.name}</th>
-      <td>
+    <tr role="row">
+      <th role="rowheader" scope="row">{client.name}</th>
+      <td role="cell" data-label="Client ID">
         <code>{client.client_id}</code>
       </td>
-      <td>
+      <td role="cell" data-label="Created On">
         {/* The day is what the column is for; the exact time is one hover away. */}
         <time dateTime={isoTime(client.created_at)} title={formatTime(client.created_at)}>
           {formatDate(client.created_at)}
         </time>
       </td>
-      <td>
+      <td role="cell" data-label="Status">
         <span className={`status ${STATUS_CLASS[client.status]}`}>{client.status}</span>
       </td>
-      <td>{client.secret_age === null ? <span className="muted" title="No active secret">—</span> : formatDuration(client.secret_age)}</td>
-      <td>
+      <td role="cell" data-label="Secret Age">{client.secret_age === null ? <span className="muted" title="No active secret">—</span> : formatDuration(client.secret_age)}</td>
+      <td role="cell" data-label="Last Activity">
         {client.last_activity_at === null ? (
           <span className="muted">Never</span>
         ) : (
           <time dateTime={isoTime(client.last_activity_at)}>{formatTime(client.last_activity_at)}</time>
         )}
       </td>
-      <td className="actions">
+      <td role="cell" className="actions">
         <div className="row-actions">
           <button type="button" onClick={onGenerate} disabled={busy} aria-label={`${active ? 'Regenerate' : 'Generate'} secret for ${client.name}`}>
             {active ? 'Regenerate secret' : 'Generate secret'}

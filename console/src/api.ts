@@ -92,9 +92,12 @@ export function forgetSession(): void {
 
 export const listApiClients = (query: ListQuery) => unwrap(client.GET('/api-clients', { params: { query } }));
 
-export const createApiClient = (name: string) => unwrap(client.POST('/api-clients', { body: { name } }));
+/** Creates the client with its first secret in the same call, so the one answer that carries the secret is this one. */
+export const createApiClient = (name: string) => unwrap(client.POST('/api-clients', { body: { name, with_secret: true } }));
 
 const byId = (clientId: string) => ({ params: { path: { client_id: clientId } } });
+
+export const getApiClient = (clientId: string) => unwrap(client.GET('/api-clients/{client_id}', byId(clientId)));
 
 export const generateApiClientSecret = (clientId: string) => unwrap(client.POST('/api-clients/{client_id}/secret', byId(clientId)));
 

@@ -108,10 +108,17 @@ function CopyField({ label, value, name }: { label: string; value: string; name:
   );
 }
 
+/** A secret to show once, under a title that says how it came about (a new client, or a new secret). */
+export interface ShownSecret {
+  title: string;
+  clientId: string;
+  secret: string;
+}
+
 /** Shows a newly generated secret. The server keeps only its hash, so this dialog is the one chance to copy it. */
-export function SecretDialog({ clientName, clientId, secret, onClose }: { clientName: string; clientId: string; secret: string; onClose(): void }) {
+export function SecretDialog({ shown: { title, clientId, secret }, onClose }: { shown: ShownSecret; onClose(): void }) {
   return (
-    <Modal title={`New secret for ${clientName}`} onClose={onClose}>
+    <Modal title={title} onClose={onClose}>
       {({ descriptionId }) => (
         <>
           <p id={descriptionId} className="warning">

@@ -97,6 +97,7 @@ let fixtureCount = 0;
 const fixtureName = (name) => `${name} ${(fixtureCount += 1)}`;
 const EXAMPLE_RULE = exampleOf('rule_id_path');
 const EXAMPLE_INVITE = exampleOf('invite_id_path');
+const EXAMPLE_RULE_TEST_OUTPUT = swagger.paths?.['/rules/test/outputs/{output_id}']?.get.parameters.find((p) => p.name === 'output_id')['x-example'];
 const EXAMPLE_USER = exampleOf('user_id_path');
 
 async function newCustomRule() {
@@ -247,6 +248,11 @@ const FIXTURES = {
   },
   async testCustomRuleInput(transaction) {
     usePathValue(transaction, EXAMPLE_SCAN, (await scannedEnvironment()).scan.id);
+  },
+  async getCustomRuleTestOutput(transaction) {
+    const rule = { scan_id: (await scannedEnvironment()).scan.id, rule_text: 'resource.properties.versioning == "Enabled"', resource_type: 'PROVA.S3.Bucket' };
+    const tested = await call('POST', '/rules/test?via_download=true', rule);
+    usePathValue(transaction, EXAMPLE_RULE_TEST_OUTPUT, tested.links.output.split('/').pop());
   },
   async createInvite(transaction) {
     const body = JSON.parse(transaction.request.body);

@@ -230,6 +230,11 @@ export class ServerFixtures {
       async testCustomRuleInput(request) {
         setQuery(request, 'scan_id', (await history()).scanId);
       },
+      async getCustomRuleTestOutput(request) {
+        const rule = { scan_id: (await history()).scanId, rule_text: 'resource.properties.versioning == "Enabled"', resource_type: 'PROVA.S3.Bucket' };
+        const tested = (await call('POST', '/rules/test?via_download=true', rule)) as { links: { output: string } };
+        request.path.output_id = tested.links.output.split('/').pop()!;
+      },
       async getCustomRule(request) {
         request.path.rule_id = (await newRule()).id;
       },

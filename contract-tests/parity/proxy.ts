@@ -63,7 +63,8 @@ export const ERROR_CASES: Record<MockApi, ErrorCase[]> = {
     {
       name: 'a group name taken',
       operationId: 'createGroup',
-      expected: 409,
+      // The public service's answer: 400 BadRequest (409 is a group quota reached).
+      expected: 400,
       build: async (request, fixtures) => {
         await fixtures.call('compliance', 'POST', '/groups', { json: request.json });
       },

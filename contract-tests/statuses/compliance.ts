@@ -15,6 +15,12 @@ const put = (path: string, body: unknown): Call => ({ method: 'PUT', path: `/v0$
 const del = (path: string): Call => ({ method: 'DELETE', path: `/v0${path}` });
 
 const environment = (ctx: StatusContext) => createEnvironment(ctx.server);
+const newStaging = () =>
+  post('/environments', {
+    name: 'staging',
+    provider: 'provider_a',
+    provider_options: { provider_a: { role_arn: `arn:prova:iam::${nextAccount()}:role/scanner`, regions: ['*'] } },
+  });
 /** An environment with one finished scan. */
 async function scanned(ctx: StatusContext) {
   const env = await environment(ctx);
@@ -71,13 +77,22 @@ export const COMPLIANCE_OPERATIONS: OperationStatuses[] = [
   {
     api: 'compliance',
     operationId: 'createEnvironment',
-    valid: async () =>
-      post('/environments', {
-        name: 'staging',
-        provider: 'provider_a',
-        provider_options: { provider_a: { role_arn: `arn:prova:iam::${nextAccount()}:role/scanner`, regions: ['*'] } },
-      }),
+    valid: async () => newStaging(),
     success: { status: 201, check: ({ body }) => expect(body).toMatchObject({ id: expect.any(String), name: 'staging', provider: 'provider_a' }) },
+    cases: {
+      409: {
+        how: 'an organization that has its quota of environments (MAX_ENVIRONMENTS_PER_ORG, small on the test server)',
+        run: async (ctx) => {
+          const { environments } = ctx.server.services.quotas;
+          for (let made = 0; made < environments; made += 1) await environment(ctx);
+          return send(ctx, newStaging());
+        },
+        check: ({ body }, ctx) => {
+          expect(body.type).toBe('Conflict');
+          expect(body.message).toContain(`the most it may have (MAX_ENVIRONMENTS_PER_ORG=${ctx.server.services.quotas.environments})`);
+        },
+      },
+    },
   },
   {
     api: 'compliance',
@@ -112,20 +127,7 @@ export const COMPLIANCE_OPERATIONS: OperationStatuses[] = [
     operationId: 'createScan',
     valid: async (ctx) => post(`/scans?environment_id=${(await environment(ctx)).id}`),
     success: { status: 201, check: ({ body }) => expect(body).toMatchObject({ id: expect.any(String), status: 'IN_PROGRESS' }) },
-    cases: {
-      404: unknownId('environment', (id) => post(`/scans?environment_id=${id}`)),
-      409: {
-        how: 'a second scan while one is in progress',
-        run: async (ctx) => {
-          const scan = await scanStarted(ctx);
-          return send(ctx, post(`/scans?environment_id=${scan.environment_id}`));
-        },
-        check: ({ body }) => {
-          expect(body.type).toBe('WorkAlreadyStartedException');
-          expect(body.message).toMatch(/already has a scan in progress/);
-        },
-      },
-    },
+    cases: { 404: unknownId('environment', (id) => post(`/scans?environment_id=${id}`)) },
   },
   {
     api: 'compliance',
@@ -184,6 +186,20 @@ export const COMPLIANCE_OPERATIONS: OperationStatuses[] = [
     operationId: 'createNotification',
     valid: async (ctx) => post('/notifications', notificationBody((await environment(ctx)).id, 'Ops')),
     success: { status: 201, check: ({ body }) => expect(body).toMatchObject({ notification_id: expect.any(String), name: 'Ops' }) },
+    cases: {
+      409: {
+        how: 'an organization that has its quota of notifications (MAX_NOTIFICATIONS_PER_ORG, small on the test server)',
+        run: async (ctx) => {
+          const env = await environment(ctx);
+          for (let made = 0; made < ctx.server.services.quotas.notifications; made += 1) await must(ctx, post('/notifications', notificationBody(env.id)));
+          return send(ctx, post('/notifications', notificationBody(env.id, 'Ops')));
+        },
+        check: ({ body }, ctx) => {
+          expect(body.type).toBe('Conflict');
+          expect(body.message).toContain(`the most it may have (MAX_NOTIFICATIONS_PER_ORG=${ctx.server.services.quotas.notifications})`);
+        },
+      },
+    },
   },
   {
     api: 'compliance',
@@ -275,6 +291,16 @@ export const COMPLIANCE_OPERATIONS: OperationStatuses[] = [
   },
   {
     api: 'compliance',
+    operationId: 'getCustomRuleTestOutput',
+    valid: async (ctx) => {
+      const tested = await must(ctx, post('/rules/test?via_download=true', { scan_id: (await scanned(ctx)).scan.id, rule_text: 'true', resource_type: 'PROVA.S3.Bucket' }));
+      return { method: 'GET', path: tested.links.output as string };
+    },
+    success: { status: 200, check: ({ body }) => expect(body).toMatchObject({ result: 'PASS', errors: [] }) },
+    cases: { 404: unknownId('rule test output', (id) => get(`/rules/test/outputs/${id}`)) },
+  },
+  {
+    api: 'compliance',
     operationId: 'getCustomRule',
     valid: async (ctx) => get(`/rules/${(await rule(ctx, 'Readable rule')).id}`),
     success: { status: 200, check: ({ body }) => expect(body.name).toBe('Readable rule') },
@@ -325,15 +351,6 @@ export const COMPLIANCE_OPERATIONS: OperationStatuses[] = [
         run: async (ctx) => send(ctx, post('/invites', inviteBody(randomUUID()))),
         check: ({ body }) => expect(body.message).toMatch(/^group_ids: group .* not found$/),
       },
-      409: {
-        how: 'an email that already has a pending invite',
-        run: async (ctx) => {
-          const invite = inviteBody((await group(ctx)).id);
-          await must(ctx, post('/invites', invite));
-          return send(ctx, post('/invites', invite));
-        },
-        check: ({ body }) => expect(body).toMatchObject({ type: 'Conflict', message: expect.stringMatching(/already has a PENDING invite$/) }),
-      },
     },
   },
   {
@@ -364,12 +381,15 @@ export const COMPLIANCE_OPERATIONS: OperationStatuses[] = [
         check: ({ body }) => expect(body.message).toMatch(/^environment_ids: environment .* not found$/),
       },
       409: {
-        how: 'a name another group has',
+        how: 'an organization that has its quota of groups (MAX_GROUPS_PER_ORG, small on the test server)',
         run: async (ctx) => {
-          const { name } = await group(ctx);
-          return send(ctx, post('/groups', { name, policy: 'builtin:EDITOR', environment_ids: ['*'] }));
+          for (let made = 0; made < ctx.server.services.quotas.groups; made += 1) await group(ctx);
+          return send(ctx, post('/groups', { name: unique('Editors'), policy: 'builtin:EDITOR', environment_ids: ['*'] }));
         },
-        check: ({ body }) => expect(body).toMatchObject({ type: 'Conflict', message: expect.stringMatching(/^name: a group named .* already exists$/) }),
+        check: ({ body }, ctx) => {
+          expect(body.type).toBe('Conflict');
+          expect(body.message).toContain(`the most it may have (MAX_GROUPS_PER_ORG=${ctx.server.services.quotas.groups})`);
+        },
       },
     },
   },

@@ -360,4 +360,12 @@ export const CONDUCTOR_OPERATIONS: OperationStatuses[] = [
     success: { status: 200, check: ({ text }) => expect(text).toContain('rules: []') },
     cases: { 404: notFound('an unknown library', async (ctx) => asRoot(ctx, 'GET', `/validations/${unique('no-such-lib')}/archive`), 'not_found') },
   },
+  {
+    api: 'conductor',
+    operationId: 'getConductorSwagger',
+    // The bundle is served from memory: no database to fail.
+    fault: 'handler',
+    valid: async (ctx) => ({ ...asRoot(ctx, 'GET', '/swagger'), auth: null }),
+    success: { status: 200, check: ({ text }) => expect(text).toMatch(/^basePath: \/api\/v0$/m) },
+  },
 ];

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 
-import { MAX_FAILURES_PER_ADDRESS_AND_EMAIL } from '../../server/src/domain/console/sessions.js';
 import type { TestServer } from '../../server/test/server.js';
 import { must, send, type Call, type OperationStatuses, type StatusContext } from './scenario.js';
 import { expect } from '../../server/test/expect.js';
@@ -80,7 +79,9 @@ export const CONSOLE_OPERATIONS: OperationStatuses[] = [
       status: 200,
       check: ({ body, headers }) => {
         expect(body).toMatchObject({ user: { email: expect.stringMatching(/^console-/) }, csrf_token: expect.any(String) });
-        expect(headers.get('set-cookie')).toMatch(/^console_session=[^;]+; Path=\/console; HttpOnly; SameSite=Strict/);
+        const [pair, ...attributes] = headers.get('set-cookie')!.split('; ');
+        expect(pair).toMatch(/^console_session=[^;]+$/);
+        expect(attributes).toEqual(expect.arrayContaining(['Path=/console', 'HttpOnly', 'SameSite=Strict']));
       },
     },
     cases: {
@@ -88,20 +89,6 @@ export const CONSOLE_OPERATIONS: OperationStatuses[] = [
         how: 'a wrong password',
         run: async (ctx) => send(ctx, signInCall(await newUser(ctx), 'not the password at all')),
         check: ({ body }) => expect(body).toEqual({ type: 'AuthenticationError', code: 401, message: 'Invalid email or password' }),
-      },
-      429: {
-        how: 'the right password after too many failed sign-ins',
-        run: async (ctx) => {
-          const email = await newUser(ctx);
-          // At once: each failure costs a password hash, and the limit counts them whatever their order.
-          const failures = await Promise.all(Array.from({ length: MAX_FAILURES_PER_ADDRESS_AND_EMAIL }, () => send(ctx, signInCall(email, 'not the password at all'))));
-          expect(failures.map((failure) => failure.status)).toEqual(failures.map(() => 401));
-          return send(ctx, signInCall(email));
-        },
-        check: ({ body, headers }) => {
-          expect(body).toMatchObject({ type: 'TooManyRequests', code: 429 });
-          expect(Number(headers.get('retry-after'))).toBeGreaterThan(0);
-        },
       },
     },
   },

@@ -1,9 +1,10 @@
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 
 /**
- * Faults for provoking the 500 every operation declares, through the product's real error path: whatever a
- * handler or the store throws becomes the one internal error, answered with the API's 500 body and logged, never
- * shown to the caller.
+ * Faults for provoking the 500 and the 503 every operation declares, through the product's real error path: whatever
+ * a handler or the store throws becomes the one internal error, answered with the API's 500 body and logged, never
+ * shown to the caller — unless the driver's error says the database cannot serve now, which becomes the 503 with
+ * Retry-After.
  */
 
 /** Appears in every injected error's message: the 500 body must not carry it (the server log does). */
@@ -15,11 +16,13 @@ export const FAULT_MARKER = 'injected-fault-7f3a9c';
  */
 export class DatabaseOutage implements KyselyPlugin {
   private armed = false;
+  private effect: FaultEffect = 'fails';
   /** The kinds of the queries refused since the outage began (SelectQueryNode, InsertQueryNode, RawNode, …). */
   readonly refused: string[] = [];
 
-  begin(): void {
+  begin(effect: FaultEffect = 'fails'): void {
     this.armed = true;
+    this.effect = effect;
     this.refused.length = 0;
   }
 
@@ -30,7 +33,7 @@ export class DatabaseOutage implements KyselyPlugin {
   transformQuery({ node }: PluginTransformQueryArgs): RootOperationNode {
     if (this.armed) {
       this.refused.push(node.kind);
-      throw new Error(`connection to the database lost while sending a ${node.kind} (${FAULT_MARKER})`);
+      throw faultError(this.effect, `connection to the database lost while sending a ${node.kind} (${FAULT_MARKER})`);
     }
     return node;
   }
@@ -44,15 +47,27 @@ export class DatabaseOutage implements KyselyPlugin {
 export type FaultKind = 'database' | 'handler';
 
 /**
+ * `fails`: an error the driver gives no code (the server's 500); `unavailable`: PostgreSQL's 57P01 "terminating
+ * connection due to administrator command", what a stopping database sends (the server's 503).
+ */
+export type FaultEffect = 'fails' | 'unavailable';
+
+function faultError(effect: FaultEffect, message: string): Error {
+  const error = new Error(message);
+  if (effect === 'unavailable') Object.assign(error, { code: '57P01' });
+  return error;
+}
+
+/**
  * Arms one fault for the next call of one operation. The outage begins only once that call reaches its handler,
  * so the caller has been authenticated and authorized against a working database; `settle()` ends it.
  */
 export class FaultInjector {
   readonly outage = new DatabaseOutage();
-  private next: { api: string; operationId: string; kind: FaultKind } | undefined;
+  private next: { api: string; operationId: string; kind: FaultKind; effect: FaultEffect } | undefined;
 
-  arm(api: string, operationId: string, kind: FaultKind): void {
-    this.next = { api, operationId, kind };
+  arm(api: string, operationId: string, kind: FaultKind, effect: FaultEffect = 'fails'): void {
+    this.next = { api, operationId, kind, effect };
   }
 
   /** Ends the outage; true when the armed fault was used. */
@@ -68,7 +83,7 @@ export class FaultInjector {
     const next = this.next;
     if (!next || next.api !== api || next.operationId !== operationId) return;
     this.next = undefined;
-    if (next.kind === 'handler') throw new Error(`handler of ${operationId} failed (${FAULT_MARKER})`);
-    this.outage.begin();
+    if (next.kind === 'handler') throw faultError(next.effect, `handler of ${operationId} failed (${FAULT_MARKER})`);
+    this.outage.begin(next.effect);
   };
 }

@@ -1,5 +1,6 @@
 import type { AccessLevel } from '../../server/src/domain/access/grants.js';
-import { COMPLIANCE_ACCESS } from '../../server/src/http/compliance/authorization.js';
+import { loadApiDocument } from '../../server/src/http/apis.js';
+import { readAccessDeclarations } from '../../server/src/http/compliance/access-declarations.js';
 import { CONDUCTOR_ACCESS } from '../../server/src/http/conductor/authorization.js';
 import { CSRF_REFUSED } from '../../server/src/http/errors.js';
 import { filesTar } from '../../server/test/fixtures/archives.js';
@@ -24,13 +25,17 @@ export interface StatusContext {
   log: CapturedLog;
 }
 
-/** One HTTP call; `auth` as in TestServer.request (undefined: the current organization's API client). */
+/**
+ * One HTTP call; `auth` as in TestServer.request (undefined: the current organization's API client), `from` the
+ * local address it leaves from (undefined: 127.0.0.1).
+ */
 export interface Call {
   method: string;
   path: string;
   body?: unknown;
   auth?: string | null;
   headers?: Record<string, string>;
+  from?: string;
 }
 
 export interface Answer {
@@ -41,7 +46,7 @@ export interface Answer {
 }
 
 export const send = (ctx: StatusContext, call: Call): Promise<Answer> =>
-  ctx.server.request(call.method, call.path, { body: call.body, auth: call.auth, headers: call.headers });
+  ctx.server.request(call.method, call.path, { body: call.body, auth: call.auth, headers: call.headers, ...(call.from !== undefined && { from: call.from }) });
 
 /** A call that must succeed: set-up steps, so a failing one names itself. */
 export async function must(ctx: StatusContext, call: Call): Promise<any> {
@@ -64,7 +69,7 @@ export interface OperationStatuses {
   valid(ctx: StatusContext): Promise<Call>;
   /** The status a valid call gets, and what its body must hold. */
   success: { status: number; check(answer: Answer, ctx: StatusContext): void | Promise<void> };
-  /** How its 500 is provoked: the store fails under the handler (default), or the handler fails (no database read). */
+  /** How its 500 and 503 are provoked: the store fails under the handler (default), or the handler fails (no database read). */
   fault?: FaultKind;
   /** The statuses no rule derives (404, 409, …), or that deserve a scenario of their own. */
   cases?: Partial<Record<number, Case>>;
@@ -86,6 +91,30 @@ const UNAUTHENTICATED: Record<CoverageApi, { message: string; challenge?: RegExp
   conductor: { message: 'Unauthorized', challenge: /^Basic realm="conductor"/ },
   console: { message: 'Sign in required' },
 };
+
+let addresses = 0;
+/** A loopback address no scenario used before: a client whose failed authentications nobody counted yet. */
+const freshAddress = () => {
+  addresses += 1;
+  return `127.3.${Math.floor(addresses / 250)}.${(addresses % 250) + 1}`;
+};
+
+/** Failed attempts sent before giving up on being refused: a hang guard, far above any limit the tests set. */
+const MAX_FAILED_ATTEMPTS = 200;
+
+/**
+ * The attempt with wrong credentials that counts against the same limits as `call`: its Basic secret changed, the
+ * sign-in's password changed, or, for a call with a session cookie (which names nobody), a failed sign-in with an
+ * email of its own, counting against the address.
+ */
+function failingAttempt(ctx: StatusContext, api: CoverageApi, operationId: string, call: Call, attempt: number): Call {
+  if (api === 'console' && operationId === 'signIn') return { ...call, body: { ...(call.body as object), password: 'not the password at all' } };
+  if (api === 'console') {
+    return { method: 'POST', path: '/console/api/session', auth: null, body: { email: `nobody-${attempt}@example.com`, password: 'not the password at all' } };
+  }
+  const [user] = Buffer.from((call.auth ?? ctx.server.auth).slice('Basic '.length), 'base64').toString('utf8').split(':');
+  return { ...call, auth: basic(user!, 'not the secret at all') };
+}
 
 /** A policy that declares a user and grants it nothing. */
 const DENYING_POLICY = 'users: [mallory]\nrules: []\n';
@@ -116,18 +145,24 @@ const POLICY_BELOW: Partial<Record<AccessLevel, string>> = {
   manage: 'builtin:CONTRIBUTOR',
 };
 
+/** The `x-access` declaration of each compliance operation (see "Access control" in the spec). */
+let complianceAccess: ReturnType<typeof readAccessDeclarations>['declarations'] | undefined;
+
 /**
  * A compliance 403: the call made by an API client placed in a group that falls short of what the operation needs:
- * for operations on one environment, a MANAGER group covering no environment (EnvironmentAccessDenied); for
- * creating environments, a CONTRIBUTOR group not covering all of them; otherwise a policy just below the level.
+ * for operations that name environments, a MANAGER group covering no environment (EnvironmentAccessDenied, or
+ * AuthorizationError where the call reaches all environments); for creating environments, a CONTRIBUTOR group not
+ * covering all of them; otherwise a policy just below the level.
  */
 function groupPolicyDenial(op: OperationStatuses): Case | undefined {
-  const access = (COMPLIANCE_ACCESS as Record<string, { level?: AccessLevel; scope?: string; environment?: unknown; scan?: unknown }>)[op.operationId];
-  if (!access?.level || access.scope === 'listing') return undefined;
-  const onEnvironment = access.environment !== undefined || access.scan !== undefined;
+  complianceAccess ??= readAccessDeclarations(loadApiDocument('compliance').openapi).declarations;
+  const access = complianceAccess.get(op.operationId);
+  if (!access || access.public || access.listing) return undefined;
+  const everywhere = access.sources.some((source) => source.at === 'all');
+  const onEnvironment = !everywhere && access.sources.length > 0;
   const [policy, environmentIds, type] = onEnvironment
     ? (['builtin:MANAGER', [], 'EnvironmentAccessDenied'] as const)
-    : access.scope === 'everywhere'
+    : everywhere
       ? (['builtin:CONTRIBUTOR', [], 'AuthorizationError'] as const)
       : ([POLICY_BELOW[access.level], ['*'], 'AuthorizationError'] as const);
   if (!policy) return undefined;
@@ -143,7 +178,7 @@ function groupPolicyDenial(op: OperationStatuses): Case | undefined {
       });
       return send(ctx, { ...call, auth: basic(client.clientId, secret) });
     },
-    check: ({ body }) => expect(body.type).toBe(type),
+    check: ({ body }) => expect(body.type).toBe(onEnvironment && body.message.includes("over all environments ('*')") ? 'AuthorizationError' : type),
   };
 }
 
@@ -198,9 +233,32 @@ function derived(op: OperationStatuses, status: number): Case | undefined {
           }
         },
         check: ({ body }) => {
-          const { action } = (CONDUCTOR_ACCESS as Record<string, { action: string }>)[operationId]!;
+          const { action } = (CONDUCTOR_ACCESS as unknown as Record<string, { action: string }>)[operationId]!;
           expect(body).toMatchObject({ code: 403, message: 'Forbidden', errors: [{ code: 'rbac.denied', location: 'policy.yaml' }] });
           expect(body.errors[0].message).toMatch(new RegExp(`^user 'mallory' may not ${action} on `));
+        },
+      };
+    case 429:
+      return {
+        how: 'the valid call from an address refused after failed authentications',
+        run: async (ctx) => {
+          const call = await op.valid(ctx);
+          const from = freshAddress();
+          for (let attempt = 1; ; attempt += 1) {
+            const failed = await send(ctx, { ...failingAttempt(ctx, api, operationId, call, attempt), from });
+            if (failed.status === 429) break;
+            expect(failed.status, `failed attempt ${attempt}: ${failed.text}`).toBe(401);
+            expect(attempt, 'failed attempts were refused in the end').toBeLessThan(MAX_FAILED_ATTEMPTS);
+          }
+          return send(ctx, { ...call, from });
+        },
+        check: ({ body, headers }) => {
+          expect(body.message).toMatch(/^Too many failed authentication attempts; try again in [1-9][0-9]* seconds$/);
+          expect(headers.get('retry-after')).toMatch(/^[1-9][0-9]*$/);
+          expect(body.message).toContain(`in ${headers.get('retry-after')} seconds`);
+          expect(headers.get('www-authenticate')).toBeNull();
+          if (api === 'conductor') expect(body.errors).toEqual([]);
+          else expect(body.type).toBe('TooManyRequests');
         },
       };
     case 413:
@@ -212,14 +270,17 @@ function derived(op: OperationStatuses, status: number): Case | undefined {
         },
         check: ({ body }) => expect(body).toEqual({ code: 413, message: 'body: larger than the size limit', errors: [] }),
       };
-    case 500: {
+    case 500:
+    case 503: {
       const kind = op.fault ?? 'database';
+      const effect = status === 500 ? 'fails' : 'unavailable';
+      const where = kind === 'database' ? 'under the handler' : 'in the handler';
       return {
-        how: kind === 'database' ? 'a database outage under the handler' : 'a failing handler',
+        how: status === 500 ? (kind === 'database' ? 'a database outage under the handler' : 'a failing handler') : `a database that cannot serve now, met ${where}`,
         run: async (ctx) => {
           const call = await op.valid(ctx);
           const logged = ctx.log.lines.length;
-          ctx.faults.arm(api, operationId, kind);
+          ctx.faults.arm(api, operationId, kind, effect);
           try {
             const answer = await send(ctx, call);
             expect(ctx.faults.settle(), 'the call reached the handler').toBe(true);
@@ -231,10 +292,16 @@ function derived(op: OperationStatuses, status: number): Case | undefined {
             ctx.faults.settle();
           }
         },
-        check: ({ body, text }) => {
-          expect(body.message).toBe('Internal server error');
+        check: ({ body, text, headers }) => {
+          if (status === 500) {
+            expect(body.message).toBe('Internal server error');
+            expect(headers.get('retry-after')).toBeNull();
+          } else {
+            expect(body.message).toMatch(/try again shortly$/);
+            expect(headers.get('retry-after')).toMatch(/^[1-9][0-9]*$/);
+          }
           if (api === 'conductor') expect(body.errors).toEqual([]);
-          else expect(body.type).toBe('InternalServerError');
+          else expect(body.type).toBe(status === 500 ? 'InternalServerError' : 'ServiceUnavailable');
           for (const leak of [FAULT_MARKER, 'QueryNode', 'Error:', '    at ']) expect(text).not.toContain(leak);
         },
       };

@@ -22,6 +22,9 @@ export interface paths {
          * @description Creates an environment. See `CreateEnvironmentInput` for the validation rules. `scan_interval` and
          *     `scan_schedule_enabled` may be sent as strings; they are answered as an integer and a boolean. The environment
          *     has no baseline, drift detection and remediation are off, and no scan has run (`scan_status` is `null`).
+         *     An organization has at most 500 environments, a setting of the server (`MAX_ENVIRONMENTS_PER_ORG`): one more
+         *     is a 409 `Conflict` naming the setting and its value, e.g. `this organization has 500 environments, the most it
+         *     may have (MAX_ENVIRONMENTS_PER_ORG=500)`, and nothing is created; deleting one makes room.
          */
         post: operations["createEnvironment"];
         delete?: never;
@@ -109,9 +112,14 @@ export interface paths {
         /**
          * Create a group
          * @description Creates a group granting `policy` over `environment_ids` (`["*"]` = all current and future environments) to
-         *     its future members. It starts without users or API clients; add users with `PATCH /users`. 409 when a group
-         *     of that name (compared case-insensitively) exists; 404 when an environment id is unknown, naming it; `*` mixed
-         *     with environment ids is a 400.
+         *     its future members. It starts without users or API clients; add users with `PATCH /users`. A 400 `BadRequest`
+         *     when a group of that name (compared case-insensitively) exists; 404 when an environment id is unknown, naming it; `*` mixed
+         *     with environment ids is a 400. A caller in groups needs `builtin:MANAGER` in one of them, and its groups must
+         *     grant at least `policy` over every environment in `environment_ids` (over all of them for `["*"]`), else 403
+         *     (see Access control): it cannot give itself, or anyone, more than it holds. An organization has at most 100
+         *     groups, a setting of the server (`MAX_GROUPS_PER_ORG`): one more is a 409 `Conflict` naming the setting and its
+         *     value, e.g. `this organization has 100 groups, the most it may have (MAX_GROUPS_PER_ORG=100)`, and nothing is
+         *     created.
          */
         post: operations["createGroup"];
         delete?: never;
@@ -137,9 +145,12 @@ export interface paths {
          * Invite a person
          * @description Invites an email address (compared case-insensitively, stored in lower case) into the organization with the
          *     given groups; the invited person accepts it in the web console. It expires 7 days after creation unless
-         *     `expires` is `false`. 409 when a `PENDING` invite for that address exists or the address already belongs to a
-         *     user of the organization (an `EXPIRED` invite does not block a new one); 404 when a group id is unknown, naming
-         *     it.
+         *     `expires` is `false`. A 400 `AlreadyInvitedError` when a `PENDING` invite for that address exists (an `EXPIRED`
+         *     invite does not block a new one), a 400 `AlreadyAttachedToTenantError` when the address already belongs to a
+         *     user of the organization; 404 when a group id is unknown, naming
+         *     it. A caller in groups needs `builtin:MANAGER` in one of them, and its groups must grant at least each group's
+         *     policy over every environment of that group (over all of them for a group covering `*`), else 403 (see Access
+         *     control).
          */
         post: operations["createInvite"];
         delete?: never;
@@ -255,8 +266,13 @@ export interface paths {
          *     webhook_secret>`. Failed deliveries are retried with exponential backoff (up to 5 attempts); the outcome shows in
          *     `last_error` and `last_delivery_at`, and every attempt in `GET /notifications/{notification_id}/deliveries`. At
          *     least one of `emails` or `webhook_url` is required. An environment id that does not name an environment of the
-         *     organization is a 400 naming the id. A `webhook_url` on a loopback, private or link-local IP address is a 400
-         *     unless the server runs with `WEBHOOK_ALLOW_PRIVATE=true`.
+         *     organization is a 400 naming the id. A `webhook_url` on an IP address outside public unicast space is a 400
+         *     unless the server runs with `WEBHOOK_ALLOW_PRIVATE=true`. A caller in groups needs `builtin:EDITOR` or more over
+         *     every environment in `environments` (from a group covering `*` for `["*"]`), else 403 (see Access control).
+         *     An organization has at most 100 notifications, a setting of the server (`MAX_NOTIFICATIONS_PER_ORG`), each with
+         *     at most 100 `emails` and one `webhook_url`: one more notification is a 409 `Conflict` naming the setting and its
+         *     value, e.g. `this organization has 100 notifications, the most it may have (MAX_NOTIFICATIONS_PER_ORG=100)`, and
+         *     nothing is created; deleting one makes room.
          */
         post: operations["createNotification"];
         delete?: never;
@@ -284,13 +300,16 @@ export interface paths {
          * @description Replaces the notification with the body (PUT: a full replace; absent optional fields become empty), except
          *     that an absent `webhook_secret` keeps the stored secret, since it cannot be read back. Same rules as creation.
          *     Deliveries already queued use the notification as it is when they are sent. Another organization's
-         *     notification is a 404.
+         *     notification is a 404. A caller in groups needs `builtin:EDITOR` or more over every environment the
+         *     notification watches now and over every one in `environments`, else 403 (see Access control).
          */
         put: operations["updateNotification"];
         post?: never;
         /**
          * Delete a notification
-         * @description Deletes the notification and its recorded delivery attempts; deliveries not yet sent are dropped. No body is returned.
+         * @description Deletes the notification and its recorded delivery attempts; deliveries not yet sent are dropped. No body is
+         *     returned. A caller in groups needs `builtin:EDITOR` or more over every environment the notification watches,
+         *     else 403 (see Access control).
          */
         delete: operations["deleteNotification"];
         options?: never;
@@ -316,7 +335,8 @@ export interface paths {
          * @description Lists every recorded attempt to deliver the notification, newest first: one entry per attempt, per transport
          *     (`webhook`, `email`), with its outcome. Attempts of one delivery share a `delivery_id`, which is also the
          *     `X-Delivery-Id` header of its webhook requests. Attempts still waiting for their backoff to end are not listed
-         *     until they are made. Another organization's notification is a 404.
+         *     until they are made. Another organization's notification is a 404. A caller in groups needs `builtin:READONLY`
+         *     or more over every environment the notification watches, else 403 (see Access control).
          */
         get: operations["listNotificationDeliveries"];
         put?: never;
@@ -348,7 +368,13 @@ export interface paths {
          *     providers. A `rule_text` that does not compile, or does not yield a bool, is a 400 whose message carries the
          *     compiler's message and its `line:column`, e.g. `rule_text: 1:1: Unknown variable: resourc`. Warnings (the text
          *     compiles but probably does not do what was meant) are returned in `errors`. 409 when a custom rule of that name
-         *     (compared case-insensitively) exists in the organization.
+         *     (compared case-insensitively) exists in the organization. An organization has at most 200 custom rules, a
+         *     setting of the server (`MAX_CUSTOM_RULES_PER_ORG`), each `rule_text` at most 65 536 characters and all of them
+         *     together at most 2 097 152 characters (`MAX_CUSTOM_RULE_TEXT_PER_ORG`): a rule past either is a 409 `Conflict`
+         *     naming the setting and its value, e.g. `this organization has 200 custom rules, the most it may have
+         *     (MAX_CUSTOM_RULES_PER_ORG=200)` or `this organization would have 2097200 characters of rule text, more than the
+         *     2097152 it may have (MAX_CUSTOM_RULE_TEXT_PER_ORG=2097152)`, and nothing is created; deleting one, or shortening
+         *     one's text, makes room.
          */
         post: operations["createCustomRule"];
         delete?: never;
@@ -391,7 +417,9 @@ export interface paths {
          * @description Changes the fields sent; absent fields are unchanged. The rule as it ends up must be valid as on create: its
          *     text must compile (400 with the compiler's message and `line:column` otherwise), its providers must match the
          *     prefix of its resource type and its families must be valid for its providers. A new `name` must not be taken by
-         *     another custom rule of the organization (409). `status` enables or disables the rule; the change applies to
+         *     another custom rule of the organization (409). A new `rule_text` that makes the organization's rules hold more
+         *     than `MAX_CUSTOM_RULE_TEXT_PER_ORG` characters together is a 409 naming the setting, as on create, and changes
+         *     nothing; a change that does not lengthen the text is never refused for it. `status` enables or disables the rule; the change applies to
          *     scans that start afterwards (and, as compliance results list the rules enabled when they are read, to the
          *     results shown for earlier scans).
          */
@@ -413,7 +441,8 @@ export interface paths {
          *     variable `resource` bound to each resource's JSON document (the documents `GET /rules/test/input` returns).
          *     A `rule_text` that does not compile is a 400 whose message carries the compiler's message and position
          *     (`line:column`), e.g. `rule_text: 1:1: Unknown variable: resourc`. The scan must be a `SUCCESS` scan of the
-         *     caller's organization: an unknown scan is a 404, a scan that did not succeed a 400. A resource type the scan's
+         *     caller's organization: an unknown scan is a 404, a scan that did not succeed a 400; a caller in groups needs
+         *     `builtin:EDITOR` or more over the scan's environment, else 403 (see Access control). A resource type the scan's
          *     provider does not support is a 400. Every resource of the type is evaluated and counts in `result` and
          *     `resource_count`; `resources` lists the first 1000 by resource id (`is_truncated` tells whether more exist).
          *
@@ -422,6 +451,11 @@ export interface paths {
          *     a budget of work (characters scanned or built by `matches`, `split` and `join`) and of time (250 ms); a rule
          *     over it on any resource is a 400 `rule_text: the rule exceeded its evaluation budget …`, and in a scan its
          *     result for that resource is `ERROR`.
+         *
+         *     With `via_download=true` the answer also carries `links.output`, a URL relative to the server's root (e.g.
+         *     `/v0/rules/test/outputs/…`) where a `GET` downloads the same document (`getCustomRuleTestOutput`) for an hour,
+         *     by any caller of the organization with `builtin:EDITOR` or more over the scan's environment. The answer is kept
+         *     for that: an organization keeps its 20 newest, so a 21st replaces the oldest.
          */
         post: operations["testCustomRule"];
         delete?: never;
@@ -440,12 +474,42 @@ export interface paths {
         /**
          * Get the input of a custom rule test
          * @description Returns the JSON documents of the resources of `resource_type` in the scan `scan_id`: exactly what a CEL rule
-         *     sees as the variable `resource`, one evaluation per document. Use it to write and debug `rule_text`. At most
-         *     1000 documents are returned, the first by resource id; `is_truncated` tells whether the scan holds more. The
+         *     sees as the variable `resource`, one evaluation per document. Use it to write and debug `rule_text`. Without
+         *     `resource_type`, the documents of every resource type of the scan (`resource_type` is `null` in the answer). At
+         *     most 1000 documents are returned, the first by resource id; `is_truncated` tells whether the scan holds more.
+         *
+         *     With `via_download=true` the answer also carries `links.output`, a URL relative to the server's root (e.g.
+         *     `/v0/rules/test/input?scan_id=…&resource_type=…`) where a `GET` with the same credentials downloads the same
+         *     JSON document. Nothing is stored: the link asks this operation again, without `via_download`, so it stays
+         *     valid as long as the scan exists and answers what the scan holds then (a scan's resources never change). The
          *     scan must be a `SUCCESS` scan of the caller's organization: an unknown scan is a 404, a scan that did not
-         *     succeed a 400. A resource type the scan's provider does not support is a 400.
+         *     succeed a 400. A caller in groups needs `builtin:EDITOR` or more over the scan's environment, else 403 (see
+         *     Access control). A resource type the scan's provider does not support is a 400.
          */
         get: operations["testCustomRuleInput"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rules/test/outputs/{output_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the answer of a custom rule test
+         * @description Returns the answer of a `POST /rules/test?via_download=true`, as that request was answered but for `links`: the
+         *     URL its `links.output` named. An answer is kept an hour after the test, and an organization keeps its 20 newest;
+         *     past that, or for an id the organization never had, a 404. A caller in groups needs `builtin:EDITOR` or more
+         *     over the tested scan's environment, as the test did, else 403 (see Access control).
+         */
+        get: operations["getCustomRuleTestOutput"];
         put?: never;
         post?: never;
         delete?: never;
@@ -471,8 +535,9 @@ export interface paths {
          * Start a scan
          * @description Starts an on-demand scan of the environment at once, whatever its schedule; the answer is the new scan with
          *     status `IN_PROGRESS`. Poll `GET /scans/{scan_id}` until it is `SUCCESS` or `ERROR`. Only one scan of an
-         *     environment runs at a time: while one is in progress (on demand or scheduled) this is a 409
-         *     `WorkAlreadyStartedException`. When the scan ends, the next scheduled scan is planned `scan_interval` seconds later.
+         *     environment runs at a time: while one is in progress (on demand or scheduled) this is a 400
+         *     `WorkAlreadyStartedException` (400, as the public service answers it, so that clients generated from its spec
+         *     show the message). When the scan ends, the next scheduled scan is planned `scan_interval` seconds later.
          */
         post: operations["createScan"];
         delete?: never;
@@ -607,7 +672,10 @@ export interface paths {
          * Edit users' group assignments
          * @description Sets the group memberships of several users at once: each user in `user_ids` ends up in exactly the groups in
          *     `group_ids` (`[]` removes them from every group). All or nothing: an unknown user or group id is a 404 and
-         *     nothing changes. Answers 200 with an empty body.
+         *     nothing changes. Answers 200 with an empty body. A caller in groups needs `builtin:MANAGER` in one of them, and
+         *     its groups must grant at least the policy of each group in `group_ids`, and of each group the users are in now
+         *     (which they may leave), over every environment of that group (over all of them for a group covering `*`), else
+         *     403 and nothing changes (see Access control).
          */
         patch: operations["editUsersGroupAssignments"];
         trace?: never;
@@ -651,7 +719,7 @@ export interface components {
             attr_type: "input" | "output";
             /** @description Attribute path, dot-separated for nested values (e.g. `versioning.enabled`). */
             name: string;
-            /** @description Value after the change, JSON-encoded; `null` when removed or `sensitive`. */
+            /** @description Value after the change, JSON-encoded; `null` when removed or `sensitive`. At most 1 MiB of JSON text, like a request body. */
             new: string | null;
             /** @description Value before the change, JSON-encoded; `null` when absent before or `sensitive`. */
             old: string | null;
@@ -702,13 +770,13 @@ export interface components {
              * @enum {integer}
              */
             code: 400;
-            /** @description Human-readable detail: every problem the request validation found (at most 100, then `and N more problems`), each as `field: rule`, separated by `; `. A rule checked after validation (e.g. a baseline that is not a SUCCESS scan) is reported alone. */
+            /** @description Human-readable detail: every problem the request validation found (at most 100, then `and N more problems`), each as `field: rule`, separated by `; `. A rule checked after validation (e.g. a baseline that is not a SUCCESS scan) is reported alone. At most 16384 characters: a longer one (it names what the request sent) is cut, ending in `…`. */
             message: string;
             /**
              * @description Kind of error.
              * @enum {string}
              */
-            type: "BadRequest" | "InvalidJSON" | "InvalidParameterValue" | "MissingParameter" | "AlreadyInvitedError";
+            type: "BadRequest" | "InvalidJSON" | "InvalidParameterValue" | "MissingParameter" | "AlreadyInvitedError" | "AlreadyAttachedToTenantError" | "WorkAlreadyStartedException";
         };
         /** @description Compliance of the resources of one type in a scan. */
         ComplianceByResourceType: {
@@ -740,7 +808,7 @@ export interface components {
             count: number;
             /** @description Whether more items exist past this page. */
             is_truncated: boolean;
-            /** @description The page. */
+            /** @description The page. At most 1000, the largest `max_items`. */
             items: components["schemas"]["ComplianceByResourceType"][];
             /**
              * Format: int64
@@ -795,7 +863,7 @@ export interface components {
             count: number;
             /** @description Whether more items exist past this page. */
             is_truncated: boolean;
-            /** @description The page. */
+            /** @description The page. At most 1000, the largest `max_items`. */
             items: components["schemas"]["ComplianceByRule"][];
             /**
              * Format: int64
@@ -812,13 +880,13 @@ export interface components {
             /** @description The provider's id of the resource. */
             resource_id: string;
             resource_type: components["schemas"]["ResourceType"];
-            /** @description Rule evaluations that changed. */
+            /** @description Rule evaluations that changed. At most 10000: the built-in rules of the resource's type (at most 10 today) and the organization's custom rules for it. */
             rules: {
                 /** @description Families whose controls map to the rule. */
                 compliance_families: components["schemas"]["ComplianceFamily"][];
-                /** @description Controls that map to the rule, e.g. `CIS 2.1.1`. */
+                /** @description Controls that map to the rule, e.g. `CIS 2.1.1`. At most 100 (a built-in rule maps to at most 13 today, a custom rule to one per family). */
                 controls: string[];
-                /** @description Failure message now; `null` unless it fails. */
+                /** @description Failure message now; `null` unless it fails. A failure message: a rule's message or description (at most 4096 characters), or why the rule could not be evaluated, which may quote the rule text (at most 65536). */
                 new_message: string | null;
                 /** @description Result now, `PASS`, `FAIL` or `UNKNOWN`; `null` when the rule no longer evaluates the resource. */
                 new_state: string | null;
@@ -855,7 +923,7 @@ export interface components {
              * @description Kind of error.
              * @enum {string}
              */
-            type: "Conflict" | "WorkAlreadyStartedException";
+            type: "Conflict";
         };
         /**
          * @description A new custom rule; it starts `ENABLED`. `rule_text` is a CEL expression over the variable `resource`; text that
@@ -889,13 +957,14 @@ export interface components {
             /**
              * @description Compliance families whose results include this rule, under the control `<family> CUSTOM <name>`. `[]` (the
              *     default): every family an environment's scan evaluates.
+             *     `null` means not given: the default, as when the field is absent.
              */
-            families?: components["schemas"]["ComplianceFamily"][];
+            families?: components["schemas"]["ComplianceFamily"][] | null;
             /** @description Name of the rule. */
             name: string;
             provider?: components["schemas"]["CustomRuleProvider"];
-            /** @description Providers the rule applies to (replaces the deprecated `provider`; when both are sent, `provider` must be in `providers`). */
-            providers?: components["schemas"]["CustomRuleProvider"][];
+            /** @description Providers the rule applies to (replaces the deprecated `provider`; when both are sent, `provider` must be in `providers`). `null` means not given: the default, as when the field is absent. */
+            providers?: components["schemas"]["CustomRuleProvider"][] | null;
             resource_type: components["schemas"]["ResourceType"];
             /** @description The CEL expression; `resource` is the resource's JSON document. */
             rule_text: string;
@@ -961,10 +1030,10 @@ export interface components {
              */
             baseline_id?: string | null;
             /**
-             * @description Compliance families to evaluate (valid for the provider, see `ComplianceFamily`). Default `[]`, which scans evaluate as every family of the provider.
+             * @description Compliance families to evaluate (valid for the provider, see `ComplianceFamily`). Default `[]`, which scans evaluate as every family of the provider. At most 18: each family of `ComplianceFamily` once. `null` means not given: the default, as when the field is absent.
              * @default []
              */
-            compliance_families?: components["schemas"]["ComplianceFamily"][];
+            compliance_families?: components["schemas"]["ComplianceFamily"][] | null;
             /**
              * @description Read-only in effect: drift detection is on exactly while a baseline is set, so a new environment has it off.
              *     `false` is accepted; `true` is a 400 saying to set a baseline instead.
@@ -974,8 +1043,8 @@ export interface components {
             name: string;
             provider: components["schemas"]["Provider"];
             provider_options: components["schemas"]["ProviderOptions"];
-            /** @description Resource types the service may correct once remediation is turned on. Default `[]`. */
-            remediate_resource_types?: components["schemas"]["ResourceType"][];
+            /** @description Resource types the service may correct once remediation is turned on. Default `[]`. At most 100 (a provider's catalogue has 30 types; the bound leaves it room to grow). `null` means not given: the default, as when the field is absent. */
+            remediate_resource_types?: components["schemas"]["ResourceType"][] | null;
             /**
              * @description Baseline enforcement, `provider_a` and `provider_a_gov` only (400 for `provider_b`). Default `false`. `true`
              *     turns it on at once; it acts only while a baseline is set, so nothing is corrected before one is.
@@ -995,10 +1064,11 @@ export interface components {
              * @description `provider_b` only (400 otherwise): resource groups to scan. Also accepted as
              *     `provider_options.provider_b.survey_resource_groups`; when both are sent they must be equal. Default `["*"]`:
              *     all resource groups, including ones created later.
+             *     At most 980, the most resource groups a `provider_b` subscription holds.
              */
             survey_resource_groups?: string[];
-            /** @description Resource types to scan. Default every type the provider supports (`resource_types` of `GET /metadata/{provider}/resource_types?region=*`), not only the `recommended_types`. */
-            survey_resource_types?: components["schemas"]["ResourceType"][];
+            /** @description Resource types to scan. Default every type the provider supports (`resource_types` of `GET /metadata/{provider}/resource_types?region=*`), not only the `recommended_types`. At most 100 (a provider's catalogue has 30 types; the bound leaves it room to grow). `null` means not given: the default, as when the field is absent. */
+            survey_resource_types?: components["schemas"]["ResourceType"][] | null;
         };
         /**
          * @description A new group. 409 when a group of that name exists; 404 when an environment id or API client id is unknown.
@@ -1076,7 +1146,7 @@ export interface components {
         CreateNotificationInput: {
             /** @description Email recipients. */
             emails?: string[];
-            /** @description Ids of the environments to watch, or `["*"]` alone for all environments, including future ones. An id that names no environment of the organization is a 400. */
+            /** @description Ids of the environments to watch, or `["*"]` alone for all environments, including future ones. An id that names no environment of the organization is a 400. At most 1000, like the environments of a group. */
             environments: string[];
             /** @description Event kinds that trigger it. */
             events: ("compliance" | "drift" | "remediation")[];
@@ -1086,7 +1156,7 @@ export interface components {
             webhook_secret?: string;
             /**
              * Format: uri
-             * @description URL that receives a signed HTTP POST per delivery. A URL whose host is a loopback, private or link-local IP address (IPv4 `127.0.0.0/8`, `10.0.0.0/8`, `172.16.0.0/12`, `192.168.0.0/16`, `169.254.0.0/16`, `100.64.0.0/10`, `0.0.0.0/8`; IPv6 `::1`, `::`, `fc00::/7`, `fe80::/10`, `fec0::/10`; and the IPv4-mapped IPv6 form of any of these) is refused with a 400 saying why, unless the server runs with `WEBHOOK_ALLOW_PRIVATE=true` (for local use). A host name is checked at each delivery against every address it resolves to, and the delivery connects only to an address that passed; one that resolves to such addresses only fails the delivery.
+             * @description URL that receives a signed HTTP POST per delivery. A URL whose host is an IP address outside public unicast space is refused: every range of IANA's IPv4 and IPv6 special-purpose address registries (loopback, private, link-local, carrier-grade NAT, benchmarking `198.18.0.0/15`, documentation, multicast, broadcast, reserved) and the prefixes that reach IPv4 hosts from IPv6 (IPv4-mapped `::ffff:0:0/96`, NAT64 `64:ff9b::/96`, 6to4 `2002::/16`, Teredo `2001::/32`) whatever address they embed — with a 400 saying why, unless the server runs with `WEBHOOK_ALLOW_PRIVATE=true` (for local use). A host name is checked at each delivery against every address it resolves to, and the delivery connects only to an address that passed; one that resolves to such addresses only fails the delivery.
              */
             webhook_url?: string;
         };
@@ -1188,7 +1258,7 @@ export interface components {
             count: number;
             /** @description Whether more items exist past this page. */
             is_truncated: boolean;
-            /** @description The page. */
+            /** @description The page. At most 1000, the largest `max_items`. */
             items: components["schemas"]["CustomRule"][];
             /**
              * Format: int64
@@ -1198,7 +1268,7 @@ export interface components {
         };
         /** @description A custom rule with the warnings found in its text (text that does not compile is refused with a 400, so entries here are `warning`s). */
         CustomRuleWithErrors: components["schemas"]["CustomRule"] & {
-            /** @description Problems found in `rule_text`; empty when none. */
+            /** @description Problems found in `rule_text`; empty when none. At most 100. */
             errors: components["schemas"]["CustomRuleError"][];
         };
         /**
@@ -1230,7 +1300,7 @@ export interface components {
              * @description Id of the scan used as baseline; `null` when no baseline is set.
              */
             baseline_id: string | null;
-            /** @description Compliance families evaluated by scans of this environment; may be empty. */
+            /** @description Compliance families evaluated by scans of this environment; may be empty. At most 18: each family of `ComplianceFamily` once. */
             compliance_families: components["schemas"]["ComplianceFamily"][];
             /**
              * Format: int64
@@ -1259,7 +1329,7 @@ export interface components {
             next_scan_at: number | null;
             provider: components["schemas"]["Provider"];
             provider_options: components["schemas"]["ProviderOptions"];
-            /** @description Resource types the service may correct while remediation is on and a baseline is set. */
+            /** @description Resource types the service may correct while remediation is on and a baseline is set. At most 100 (a provider's catalogue has 30 types; the bound leaves it room to grow). */
             remediate_resource_types: components["schemas"]["ResourceType"][];
             /**
              * @description Baseline enforcement (`provider_a` / `provider_a_gov` only; always `false` for `provider_b`). While on and a
@@ -1273,14 +1343,18 @@ export interface components {
             scan_interval: number;
             /** @description Whether scheduled scans run. */
             scan_schedule_enabled: boolean;
-            /** @description Status of the current or latest scan, `IN_PROGRESS`, `SUCCESS` or `ERROR` (see `ScanStatus`); `null` before the first scan. (A pattern, not an enum, so that `null` validates.) */
-            scan_status: string | null;
+            /**
+             * @description Status of the current or latest scan, `IN_PROGRESS`, `SUCCESS` or `ERROR` (see `ScanStatus`); `null` before the first scan.
+             * @enum {string|null}
+             */
+            scan_status: "IN_PROGRESS" | "SUCCESS" | "ERROR" | null;
             /**
              * @description `provider_b` only (absent otherwise): resource groups scanned; `["*"]` means all, and new resource groups
              *     are picked up automatically.
+             *     At most 980, the most resource groups a `provider_b` subscription holds.
              */
             survey_resource_groups?: string[];
-            /** @description Resource types scanned. */
+            /** @description Resource types scanned. At most 100 (a provider's catalogue has 30 types; the bound leaves it room to grow). */
             survey_resource_types: components["schemas"]["ResourceType"][];
             /**
              * Format: uuid
@@ -1302,7 +1376,7 @@ export interface components {
             count: number;
             /** @description Whether more items exist past this page. */
             is_truncated: boolean;
-            /** @description The page. */
+            /** @description The page. At most 1000, the largest `max_items`. */
             items: components["schemas"]["Environment"][];
             /**
              * Format: int64
@@ -1362,7 +1436,7 @@ export interface components {
             count: number;
             /** @description Whether more items exist past this page. */
             is_truncated: boolean;
-            /** @description The page. */
+            /** @description The page. At most 1000, the largest `max_items`. */
             items: components["schemas"]["Event"][];
             /**
              * Format: int64
@@ -1379,11 +1453,11 @@ export interface components {
          *     service and grant read access to compliance results only.
          */
         Group: {
-            /** @description API clients in the group, client id to name. */
+            /** @description API clients in the group, client id to name. At most 100000, more API clients than an organization has; names at most 100 characters. */
             api_clients: {
                 [key: string]: string;
             };
-            /** @description Environments covered, id to name; `{"*": "All environments"}` for all current and future ones. */
+            /** @description Environments covered, id to name; `{"*": "All environments"}` for all current and future ones. At most 1000 (a group covers at most 1000 environments); names at most 255 characters. */
             environments: {
                 [key: string]: string;
             };
@@ -1396,7 +1470,7 @@ export interface components {
             name: string;
             /** @description The policy granted, e.g. `builtin:READONLY`. */
             policy: string;
-            /** @description Members, user id to name (first and last name, or the email address of a user without a name). */
+            /** @description Members, user id to name (first and last name, or the email address of a user without a name). At most 100000, more users than an organization has; names at most 254 characters. */
             users: {
                 [key: string]: string;
             };
@@ -1410,7 +1484,7 @@ export interface components {
             count: number;
             /** @description Whether more items exist past this page. */
             is_truncated: boolean;
-            /** @description The page. */
+            /** @description The page. At most 1000, the largest `max_items`. */
             items: components["schemas"]["Group"][];
             /**
              * Format: int64
@@ -1454,7 +1528,7 @@ export interface components {
              * @description Expiry (Unix seconds), 7 days after creation; `null` when the invite never expires.
              */
             expires_at: number | null;
-            /** @description Groups granted on acceptance, group id to group name. */
+            /** @description Groups granted on acceptance, group id to group name. At most 1000 groups. */
             groups?: {
                 [key: string]: string;
             };
@@ -1488,7 +1562,7 @@ export interface components {
             count: number;
             /** @description Whether more items exist past this page. */
             is_truncated: boolean;
-            /** @description The page. */
+            /** @description The page. At most 1000, the largest `max_items`. */
             items: components["schemas"]["Invite"][];
             /**
              * Format: int64
@@ -1498,7 +1572,7 @@ export interface components {
         };
         /** @description A resource failing at least one rule, with the rules it fails. */
         NonCompliantResource: {
-            /** @description The rules the resource fails. */
+            /** @description The rules the resource fails. At most 10000: the built-in rules of the type and the organization's custom rules for it, per family. */
             failed_rules: {
                 family: components["schemas"]["ComplianceFamily"];
                 /** @description Failure messages. */
@@ -1561,6 +1635,7 @@ export interface components {
              * @description Environments it watches, each entry mapping one environment id to its name. A notification for all
              *     environments (created with `["*"]`) shows the single entry `{"*": "All environments"}`. An environment
              *     deleted since is no longer listed (nor watched).
+             *     At most 1000, as on create.
              */
             environments: {
                 [key: string]: string;
@@ -1603,7 +1678,7 @@ export interface components {
             count: number;
             /** @description Whether more items exist past this page. */
             is_truncated: boolean;
-            /** @description The page. */
+            /** @description The page. At most 1000, the largest `max_items`. */
             items: components["schemas"]["NotificationDelivery"][];
             /**
              * Format: int64
@@ -1662,7 +1737,7 @@ export interface components {
              * @enum {string}
              */
             status: "succeeded" | "failed";
-            /** @description Where it delivered to, as the notification was at the time of the attempt; the webhook URL, or the email recipients separated by `, `. */
+            /** @description Where it delivered to, as the notification was at the time of the attempt; the webhook URL, or the email recipients separated by `, `. At most 25600 characters (100 addresses of 254, comma-separated). */
             target: string;
             /**
              * @description How the attempt delivered.
@@ -1681,7 +1756,7 @@ export interface components {
             count: number;
             /** @description Whether more items exist past this page. */
             is_truncated: boolean;
-            /** @description The page. */
+            /** @description The page. At most 1000, the largest `max_items`. */
             items: components["schemas"]["Notification"][];
             /**
              * Format: int64
@@ -1723,7 +1798,7 @@ export interface components {
             };
             /** @description Actions needed to remediate the requested types (the write actions of `policy`). */
             remediate_actions: string[];
-            /** @description Actions needed to scan the requested types (the read actions of `policy`). */
+            /** @description Actions needed to scan the requested types (the read actions of `policy`). At most 10000 (the actions of every type of the catalogue). */
             survey_actions: string[];
             /** @description Trust policy document (free-form JSON) letting the service assume the role. */
             trust_relationship: {
@@ -1761,6 +1836,7 @@ export interface components {
              * @description Regions to scan and remediate. Standard regions for `provider_a`, government regions (`us-gov-east-1`,
              *     `us-gov-west-1`) for `provider_a_gov`; `*` means every region of the provider and must stand alone.
              *     An update replaces the whole list.
+             *     At most 18: each region of `Region` once.
              */
             regions?: components["schemas"]["Region"][];
             /**
@@ -1788,6 +1864,7 @@ export interface components {
              *     between standard and government regions is a 400). Only environments created after 28 April 2020 that
              *     show `regions` can change their regions: one created with the deprecated `region` (it shows `region`, not
              *     `regions`), or created earlier, cannot, and the update is a 400 saying why.
+             *     At most 18: each region of `Region` once.
              */
             regions?: components["schemas"]["Region"][];
             /** @description New role to assume; it must stay in the environment's partition (`prova` for `provider_a`, `prova-us-gov` for `provider_a_gov`). */
@@ -1813,7 +1890,7 @@ export interface components {
             application_id?: string;
             /** @description Write-only secret of the service principal. Accepted on create and update, never returned in responses. */
             client_secret?: string;
-            /** @description Resource groups in which the service may remediate; `["*"]` means all. */
+            /** @description Resource groups in which the service may remediate; `["*"]` means all. At most 980, the most resource groups a `provider_b` subscription holds. */
             remediate_resource_groups?: string[];
             /**
              * Format: uuid
@@ -1824,6 +1901,7 @@ export interface components {
              * @description Resource groups to scan; `["*"]` (the default) means all of them, and new resource groups are picked up
              *     automatically. Sending a subset stops the automatic addition until `["*"]` is sent again. Same value as the
              *     environment's top-level `survey_resource_groups`.
+             *     At most 980, the most resource groups a `provider_b` subscription holds.
              */
             survey_resource_groups?: string[];
             /**
@@ -1850,9 +1928,9 @@ export interface components {
             application_id?: string;
             /** @description New secret of the service principal (write-only, never returned). */
             client_secret?: string;
-            /** @description Resource groups in which the service may remediate, replacing the list; `["*"]` means all. */
+            /** @description Resource groups in which the service may remediate, replacing the list; `["*"]` means all. At most 980, the most resource groups a `provider_b` subscription holds. */
             remediate_resource_groups?: string[];
-            /** @description Resource groups to scan, replacing the list; `["*"]` means all, including new ones. */
+            /** @description Resource groups to scan, replacing the list; `["*"]` means all, including new ones. At most 980, the most resource groups a `provider_b` subscription holds. */
             survey_resource_groups?: string[];
         };
         /**
@@ -1908,7 +1986,7 @@ export interface components {
         };
         /** @description How a resource differs from the baseline (drift) or what remediation changed. */
         ResourceDiff: {
-            /** @description Attribute changes (empty for `ADDED` and `REMOVED`). */
+            /** @description Attribute changes (empty for `ADDED` and `REMOVED`). At most 10000, more attributes than any resource type has. */
             attributes: components["schemas"]["Attribute"][];
             /**
              * @description The resource was added, modified or removed relative to the baseline.
@@ -1929,7 +2007,7 @@ export interface components {
              * @description Resources passing every evaluated rule.
              */
             compliant: number;
-            /** @description One entry per compliance family of the environment. */
+            /** @description One entry per compliance family of the environment. At most 18: each family of `ComplianceFamily` once. */
             families: {
                 /**
                  * Format: int64
@@ -1944,12 +2022,12 @@ export interface components {
                 noncompliant: number;
                 /**
                  * Format: int64
-                 * @description Rules of the family that failed.
+                 * @description Rules of the family that failed, each counted once (the family's distinct `FAIL` rule ids).
                  */
                 rules_failed: number;
                 /**
                  * Format: int64
-                 * @description Rules of the family that passed.
+                 * @description Rules of the family that passed, each counted once (the family's distinct `PASS` rule ids).
                  */
                 rules_passed: number;
             }[];
@@ -1965,12 +2043,12 @@ export interface components {
             resource_types: number;
             /**
              * Format: int64
-             * @description Rules that failed.
+             * @description Rules that failed on at least one resource, each counted once: the distinct `rule_id`s of the `FAIL` items of `compliance_by_rules` (one item per family, control and rule, so it may list more).
              */
             rules_failed: number;
             /**
              * Format: int64
-             * @description Rules that passed.
+             * @description Rules that passed on every resource they apply to, each counted once: the distinct `rule_id`s of the `PASS` items of `compliance_by_rules`, which lists a rule once per family and control that names it (so it may list more items than this counts). A rule whose resource types were not all surveyed is `UNKNOWN`, neither passed nor failed.
              */
             rules_passed: number;
             /**
@@ -1989,9 +2067,9 @@ export interface components {
         ResourceType: string;
         /** @description Resource types supported by a provider (in a region). */
         ResourceTypeMetadata: {
-            /** @description The subset recommended for scanning (types that built-in rules evaluate). */
+            /** @description The subset recommended for scanning (types that built-in rules evaluate). At most 100 (a provider's catalogue has 30 types). */
             recommended_types: components["schemas"]["ResourceType"][];
-            /** @description Every supported type; global (non-regional) types are always listed. */
+            /** @description Every supported type; global (non-regional) types are always listed. At most 100 (a provider's catalogue has 30 types). */
             resource_types: components["schemas"]["ResourceType"][];
         };
         /**
@@ -2047,7 +2125,7 @@ export interface components {
             count: number;
             /** @description Whether more items exist past this page. */
             is_truncated: boolean;
-            /** @description The page. */
+            /** @description The page. At most 1000, the largest `max_items`. */
             items: components["schemas"]["Scan"][];
             /**
              * Format: int64
@@ -2065,12 +2143,28 @@ export interface components {
         /** @description A scan with its compliance summary and the resource types that could not be scanned. */
         ScanWithSummary: components["schemas"]["Scan"] & {
             resource_summary: components["schemas"]["ResourceSummary"];
-            /** @description Resource types that could not be scanned, with the reason; empty when every type was scanned. */
+            /** @description Resource types that could not be scanned, with the reason; empty when every type was scanned. At most 100, as `survey_resource_types`. */
             resource_type_errors: {
                 /** @description Why the type could not be scanned. */
                 error_message: string;
                 resource_type: components["schemas"]["ResourceType"];
             }[];
+        };
+        /** @description Body of a 503 answer: the service cannot serve the request now; retry after `Retry-After` seconds. */
+        ServiceUnavailableError: {
+            /**
+             * Format: int32
+             * @description The HTTP status, repeated.
+             * @enum {integer}
+             */
+            code: 503;
+            /** @description Human-readable detail; says what is unavailable (the database, or the server's capacity). */
+            message: string;
+            /**
+             * @description Kind of error.
+             * @enum {string}
+             */
+            type: "ServiceUnavailable";
         };
         /**
          * @description A CEL rule text to evaluate, without saving it, against the resources of one type in one scan.
@@ -2090,11 +2184,17 @@ export interface components {
              */
             scan_id: string;
         };
-        /** @description The documents a rule of this resource type would see in this scan, one per resource (at most 1000). */
+        /** @description The documents a rule of this resource type (or of every type of the scan) would see in this scan, one per resource (at most 1000). */
         TestCustomRuleInputScan: {
             /** @description Whether the scan holds more than the 1000 documents returned. */
             is_truncated: boolean;
-            resource_type: components["schemas"]["ResourceType"];
+            /** @description Only with `via_download=true`: `output` is where a `GET` with the same credentials downloads this document. */
+            links?: {
+                /** @description URL relative to the server's root, e.g. `/v0/rules/test/input?scan_id=…&resource_type=…`. */
+                output: string;
+            };
+            /** @description The resource type asked for; `null` when the request named none (every type of the scan). */
+            resource_type: string | null;
             /**
              * @description The resource documents bound to `resource` when the rule is evaluated, by resource id: `id`, `type`, `name`,
              *     `region` (`null` for global types), `account`, `tags`, `properties` (the type's settings) and, for
@@ -2115,6 +2215,11 @@ export interface components {
             errors: components["schemas"]["CustomRuleError"][];
             /** @description Whether `resources` lists fewer entries than `resource_count` (it lists at most 1000). */
             is_truncated: boolean;
+            /** @description Only with `via_download=true`: `output` is where a `GET` downloads this document (`getCustomRuleTestOutput`). */
+            links?: {
+                /** @description URL relative to the server's root, e.g. `/v0/rules/test/outputs/3f0c7a52-9d1e-4b6a-8c2f-5e7d9a1b3c4d`. */
+                output: string;
+            };
             /**
              * Format: int64
              * @description How many resources of the type the scan holds; each was evaluated.
@@ -2132,7 +2237,7 @@ export interface components {
         TestCustomRuleOutputResource: {
             /** @description The provider's id of the resource. */
             id: string;
-            /** @description Why the result is `UNKNOWN` or `ERROR`; `null` otherwise. */
+            /** @description Why the result is `UNKNOWN` or `ERROR`; `null` otherwise. A failure message: a rule's message or description (at most 4096 characters), or why the rule could not be evaluated, which may quote the rule text (at most 65536). */
             message: string | null;
             /**
              * @description `PASS` (true), `FAIL` (false), `UNKNOWN` (the expression needs a field the resource lacks), `ERROR` (evaluation failed otherwise, e.g. not a boolean or over the cost limit).
@@ -2140,6 +2245,22 @@ export interface components {
              */
             result: "PASS" | "FAIL" | "UNKNOWN" | "ERROR";
             type: components["schemas"]["ResourceType"];
+        };
+        /** @description Body of a 429 answer: too many failed authentications; retry after `Retry-After` seconds. */
+        TooManyRequestsError: {
+            /**
+             * Format: int32
+             * @description The HTTP status, repeated.
+             * @enum {integer}
+             */
+            code: 429;
+            /** @description Human-readable detail; says how long to wait. */
+            message: string;
+            /**
+             * @description Kind of error.
+             * @enum {string}
+             */
+            type: "TooManyRequests";
         };
         /**
          * @description Changes to a custom rule (PATCH): absent fields are unchanged. A new `rule_text` must compile (400 with the
@@ -2153,12 +2274,12 @@ export interface components {
         UpdateCustomRuleInput: {
             /** @description New description. */
             description?: string;
-            /** @description New compliance families. */
-            families?: components["schemas"]["ComplianceFamily"][];
+            /** @description New compliance families. `null` means not given: unchanged, as when the field is absent. */
+            families?: components["schemas"]["ComplianceFamily"][] | null;
             /** @description New name. */
             name?: string;
-            /** @description New providers (must match the prefix of the resource type). */
-            providers?: components["schemas"]["CustomRuleProvider"][];
+            /** @description New providers (must match the prefix of the resource type). `null` means not given: unchanged, as when the field is absent. */
+            providers?: components["schemas"]["CustomRuleProvider"][] | null;
             resource_type?: components["schemas"]["ResourceType"];
             /** @description New CEL expression. */
             rule_text?: string;
@@ -2212,8 +2333,8 @@ export interface components {
              *     detection off.
              */
             baseline_id?: string;
-            /** @description Replaces the compliance families (valid for the provider); `[]` evaluates none. */
-            compliance_families?: components["schemas"]["ComplianceFamily"][];
+            /** @description Replaces the compliance families (valid for the provider); `[]` evaluates none. At most 18: each family of `ComplianceFamily` once. `null` means not given: unchanged, as when the field is absent. */
+            compliance_families?: components["schemas"]["ComplianceFamily"][] | null;
             /**
              * @description Drift detection follows the baseline and cannot be set on its own: accepted when it equals the state the
              *     request leaves, a 400 saying to use `baseline_id` otherwise.
@@ -2223,8 +2344,8 @@ export interface components {
             name?: string;
             provider?: components["schemas"]["Provider"];
             provider_options?: components["schemas"]["ProviderOptionsUpdateInput"];
-            /** @description Replaces the resource types the service may correct. */
-            remediate_resource_types?: components["schemas"]["ResourceType"][];
+            /** @description Replaces the resource types the service may correct. At most 100 (a provider's catalogue has 30 types; the bound leaves it room to grow). `null` means not given: unchanged, as when the field is absent. */
+            remediate_resource_types?: components["schemas"]["ResourceType"][] | null;
             /** @description Baseline enforcement on / off; `provider_a` and `provider_a_gov` only (400 for `provider_b`). Acts only while a baseline is set. */
             remediation?: boolean;
             /** @description Seconds between scheduled scans, at least 600, default 86400, at most 2^53 - 1 (9007199254740991); an integer or a string of digits; always answered as an integer. */
@@ -2235,10 +2356,11 @@ export interface components {
              * @description `provider_b` only: replaces the resource groups to scan; `["*"]` means all, including new ones, and sending a
              *     subset stops the automatic addition until `["*"]` is sent again. Same as
              *     `provider_options.provider_b.survey_resource_groups` (both sent must be equal).
+             *     At most 980, the most resource groups a `provider_b` subscription holds.
              */
             survey_resource_groups?: string[];
-            /** @description Replaces the resource types to scan (supported by the provider). */
-            survey_resource_types?: components["schemas"]["ResourceType"][];
+            /** @description Replaces the resource types to scan (supported by the provider). At most 100 (a provider's catalogue has 30 types; the bound leaves it room to grow). `null` means not given: unchanged, as when the field is absent. */
+            survey_resource_types?: components["schemas"]["ResourceType"][] | null;
         };
         /**
          * @description The full new state of a notification (PUT replaces every field; absent optional fields become empty). At least one of `emails` (non-empty) or `webhook_url` is required (400 otherwise).
@@ -2261,7 +2383,7 @@ export interface components {
         UpdateNotificationInput: {
             /** @description Email recipients. */
             emails?: string[];
-            /** @description Ids of the environments to watch, or `["*"]` alone for all environments, including future ones. An id that names no environment of the organization is a 400. */
+            /** @description Ids of the environments to watch, or `["*"]` alone for all environments, including future ones. An id that names no environment of the organization is a 400. At most 1000, like the environments of a group. */
             environments: string[];
             /** @description Event kinds that trigger it. */
             events: ("compliance" | "drift" | "remediation")[];
@@ -2271,7 +2393,7 @@ export interface components {
             webhook_secret?: string;
             /**
              * Format: uri
-             * @description URL that receives a signed HTTP POST per delivery. A URL whose host is a loopback, private or link-local IP address (IPv4 `127.0.0.0/8`, `10.0.0.0/8`, `172.16.0.0/12`, `192.168.0.0/16`, `169.254.0.0/16`, `100.64.0.0/10`, `0.0.0.0/8`; IPv6 `::1`, `::`, `fc00::/7`, `fe80::/10`, `fec0::/10`; and the IPv4-mapped IPv6 form of any of these) is refused with a 400 saying why, unless the server runs with `WEBHOOK_ALLOW_PRIVATE=true` (for local use). A host name is checked at each delivery against every address it resolves to, and the delivery connects only to an address that passed; one that resolves to such addresses only fails the delivery.
+             * @description URL that receives a signed HTTP POST per delivery. A URL whose host is an IP address outside public unicast space is refused: every range of IANA's IPv4 and IPv6 special-purpose address registries (loopback, private, link-local, carrier-grade NAT, benchmarking `198.18.0.0/15`, documentation, multicast, broadcast, reserved) and the prefixes that reach IPv4 hosts from IPv6 (IPv4-mapped `::ffff:0:0/96`, NAT64 `64:ff9b::/96`, 6to4 `2002::/16`, Teredo `2001::/32`) whatever address they embed — with a 400 saying why, unless the server runs with `WEBHOOK_ALLOW_PRIVATE=true` (for local use). A host name is checked at each delivery against every address it resolves to, and the delivery connects only to an address that passed; one that resolves to such addresses only fails the delivery.
              */
             webhook_url?: string;
         };
@@ -2284,7 +2406,7 @@ export interface components {
             email: string;
             /** @description First name. */
             first_name?: string;
-            /** @description Groups of the user, group id to name. */
+            /** @description Groups of the user, group id to name. At most 1000 groups. */
             groups?: {
                 [key: string]: string;
             };
@@ -2317,7 +2439,7 @@ export interface components {
             count: number;
             /** @description Whether more items exist past this page. */
             is_truncated: boolean;
-            /** @description The page. */
+            /** @description The page. At most 1000, the largest `max_items`. */
             items: components["schemas"]["User"][];
             /**
              * Format: int64
@@ -2330,7 +2452,9 @@ export interface components {
         /**
          * @description The request is invalid: malformed JSON (`InvalidJSON`), a missing required parameter or field
          *     (`MissingParameter`), a value that breaks a rule (`InvalidParameterValue`), an unknown field or query parameter
-         *     (`BadRequest`), or an address already invited (`AlreadyInvitedError`). `message` names the field and the rule.
+         *     (`BadRequest`, also a group name taken), an address already invited (`AlreadyInvitedError`) or already a user of
+         *     the organization (`AlreadyAttachedToTenantError`), or a scan started while one of the environment is in progress
+         *     (`WorkAlreadyStartedException`). `message` names the field and the rule.
          */
         BadRequest: {
             headers: {
@@ -2340,7 +2464,7 @@ export interface components {
                 "application/json": components["schemas"]["BadRequestError"];
             };
         };
-        /** @description The request conflicts with the current state (e.g. a record with that name or email already exists). */
+        /** @description The request conflicts with the current state (e.g. a custom rule with that name already exists, or the organization has as many records of that kind as a setting of the server allows, which the message names). */
         Conflict: {
             headers: {
                 [name: string]: unknown;
@@ -2385,6 +2509,37 @@ export interface components {
                 "application/json": components["schemas"]["NotImplementedError"];
             };
         };
+        /**
+         * @description The service is temporarily unavailable (its database does not answer in time, or the server is shedding
+         *     load); retry after the number of seconds in `Retry-After`.
+         */
+        ServiceUnavailable: {
+            headers: {
+                /** @description Seconds to wait before retrying. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ServiceUnavailableError"];
+            };
+        };
+        /**
+         * @description Too many failed authentications (see "Authentication" above): the client address, or the client id from this
+         *     address, reached a limit, and the credentials were not checked. By default at most 10 failures per client
+         *     address and client id together, 50 per client address and 100 per client id across the addresses that failed
+         *     with it, in any 15 minutes. Retry after the number of seconds in `Retry-After`, when the oldest counted
+         *     failure leaves the window.
+         */
+        TooManyRequests: {
+            headers: {
+                /** @description Seconds until an attempt may be checked again (at most the window, which is at most a day). */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["TooManyRequestsError"];
+            };
+        };
         /** @description The `Authorization` header is missing, malformed, or carries an unknown, revoked or wrong client id / secret. */
         Unauthorized: {
             headers: {
@@ -2394,15 +2549,6 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["AuthenticationError"];
-            };
-        };
-        /** @description A scan of this environment is already in progress; wait for it to end (poll `GET /scans/{scan_id}`) before starting another. */
-        WorkAlreadyStarted: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ConflictError"];
             };
         };
     };
@@ -2445,7 +2591,7 @@ export interface components {
         range_from: number;
         /** @description Only items whose `created_at` is at or before this time (Unix seconds, at most 2^53 - 1). */
         range_to: number;
-        /** @description Only these resource types (repeatable, bare, e.g. `resource_type=PROVA.S3.Bucket`). */
+        /** @description Only these resource types (repeatable, bare, e.g. `resource_type=PROVA.S3.Bucket`). At most 100 (a provider's catalogue has 30 types). */
         resource_type_filter: string[];
         /**
          * @description Id of the custom rule.
@@ -2506,7 +2652,9 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createEnvironment: {
@@ -2535,7 +2683,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getEnvironment: {
@@ -2566,7 +2717,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteEnvironment: {
@@ -2595,7 +2748,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateEnvironment: {
@@ -2631,7 +2786,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listEvents: {
@@ -2654,7 +2811,9 @@ export interface operations {
                 range_from?: components["parameters"]["range_from"];
                 /** @description Only items whose `created_at` is at or before this time (Unix seconds, at most 2^53 - 1). */
                 range_to?: components["parameters"]["range_to"];
-                /** @description Only these resource types (repeatable, bare, e.g. `resource_type=PROVA.S3.Bucket`). */
+                /** @description Only `REMEDIATION` events with this outcome (repeatable): `true` = the resource was reverted to the baseline, `false` = the revert failed (`error` says why). The values are the event's `remediated` field. Compliance and drift events have no outcome, so any `remediated` filter leaves them out; `true` and `false` together list every remediation event. */
+                remediated?: ("true" | "false")[];
+                /** @description Only these resource types (repeatable, bare, e.g. `resource_type=PROVA.S3.Bucket`). At most 100 (a provider's catalogue has 30 types). */
                 resource_type?: components["parameters"]["resource_type_filter"];
             };
             header?: never;
@@ -2676,7 +2835,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listGroups: {
@@ -2709,7 +2870,9 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createGroup: {
@@ -2740,7 +2903,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listInvites: {
@@ -2773,7 +2938,9 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createInvite: {
@@ -2803,8 +2970,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getInviteById: {
@@ -2835,15 +3003,17 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getPermissions: {
         parameters: {
             query?: {
-                /** @description Types to be able to remediate (repeatable). Default every supported type. */
+                /** @description Types to be able to remediate (repeatable). Default every supported type. At most 100 (a provider's catalogue has 30 types). */
                 remediate_resource_type?: string[];
-                /** @description Types to be able to scan (repeatable). Default every supported type. */
+                /** @description Types to be able to scan (repeatable). Default every supported type. At most 100 (a provider's catalogue has 30 types). */
                 survey_resource_type?: string[];
             };
             header?: never;
@@ -2870,12 +3040,16 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getResourceTypes: {
         parameters: {
             query?: {
+                /** @description Whether to include resource types in beta. Accepted for clients of the public service; this catalog has no beta types, so `true` lists the same types as `false`. */
+                beta_resources?: boolean;
                 /** @description Region whose regional types to include; `*` = all regions of the provider. Absent = global types only. */
                 region?: "us-east-1" | "us-east-2" | "us-west-1" | "us-west-2" | "ap-south-1" | "ap-northeast-2" | "ap-southeast-1" | "ap-southeast-2" | "ap-northeast-1" | "ca-central-1" | "eu-central-1" | "eu-west-1" | "eu-west-2" | "eu-west-3" | "sa-east-1" | "us-gov-east-1" | "us-gov-west-1" | "*";
             };
@@ -2903,7 +3077,9 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listNotifications: {
@@ -2932,7 +3108,9 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createNotification: {
@@ -2961,7 +3139,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateNotification: {
@@ -2997,7 +3178,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteNotification: {
@@ -3026,7 +3209,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listNotificationDeliveries: {
@@ -3062,7 +3247,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCustomRules: {
@@ -3100,7 +3287,9 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCustomRule: {
@@ -3130,7 +3319,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCustomRule: {
@@ -3161,7 +3352,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteCustomRule: {
@@ -3190,7 +3383,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateCustomRule: {
@@ -3227,12 +3422,17 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     testCustomRule: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Also answer `links.output`, a URL (relative to the server's root) where a `GET` downloads the same document for an hour. */
+                via_download?: boolean;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3257,22 +3457,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     testCustomRuleInput: {
         parameters: {
             query: {
-                /**
-                 * @description The resource type whose documents to return (bare, e.g. `PROVA.S3.Bucket`).
-                 * @example PROVA.S3.Bucket
-                 */
-                resource_type: string;
+                /** @description The resource type whose documents to return (bare, e.g. `PROVA.S3.Bucket`). Absent: every resource type of the scan. */
+                resource_type?: string;
                 /**
                  * @description The scan whose resources to return.
                  * @example 7b2e4f6a-1c3d-4e5f-8a9b-0c1d2e3f4a5b
                  */
                 scan_id: string;
+                /** @description Also answer `links.output`, a URL (relative to the server's root) where a `GET` with the same credentials downloads the same document. */
+                via_download?: boolean;
             };
             header?: never;
             path?: never;
@@ -3293,7 +3494,42 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getCustomRuleTestOutput: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The id in the `links.output` of the test's answer.
+                 * @example 3f0c7a52-9d1e-4b6a-8c2f-5e7d9a1b3c4d
+                 */
+                output_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer of the test. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestCustomRuleOutput"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listScans: {
@@ -3338,7 +3574,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createScan: {
@@ -3369,8 +3607,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["WorkAlreadyStarted"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getScan: {
@@ -3401,7 +3640,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getComplianceByResourceTypes: {
@@ -3413,7 +3654,7 @@ export interface operations {
                 max_items?: components["parameters"]["max_items"];
                 /** @description Number of items to skip; send the previous page's `next_offset` to read the next page. At most 2^53 - 1, the largest integer a JSON number holds exactly (a larger value is a 400). */
                 offset?: components["parameters"]["offset"];
-                /** @description Only these resource types (repeatable, bare, e.g. `resource_type=PROVA.S3.Bucket`). */
+                /** @description Only these resource types (repeatable, bare, e.g. `resource_type=PROVA.S3.Bucket`). At most 100 (a provider's catalogue has 30 types). */
                 resource_type?: components["parameters"]["resource_type_filter"];
             };
             header?: never;
@@ -3441,7 +3682,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getComplianceByRules: {
@@ -3481,7 +3724,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getSwagger: {
@@ -3508,6 +3753,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listUsers: {
@@ -3540,7 +3786,9 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     editUsersGroupAssignments: {
@@ -3568,7 +3816,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getUserById: {
@@ -3599,7 +3849,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
 }

@@ -118,7 +118,7 @@ export interface paths {
         put?: never;
         /**
          * Create a process from a composition
-         * @description Creates a process in an account from a composition archive and starts a job that creates its resources (and, with `import_resources=true`, adopts the resources listed under `imports`). The composition is checked before anything happens: an invalid archive or `composition.yaml`, or any violation of a validation library, is a 400 listing every problem in `errors` (violations as `rule.violation` with their location in `composition.yaml`; a type the account's provider lacks, or a missing or unknown region, as `composition.invalid`; with `import_resources=true`, an import naming no resource of that type in the account as `import.not_found` or `import.type_mismatch`). The process starts RUNNING with enforcement on and lock off; its resources are `pending` until the job has run (see `GET /processes/{process}/ops`); an adopted resource's desired state is the one it has when adopted. rbac: `processes:write` on `account:<name>`.
+         * @description Creates a process in an account from a composition archive and starts a job that creates its resources (and, with `import_resources=true`, adopts the resources listed under `imports`). The composition is checked before anything happens: an invalid archive or `composition.yaml`, or any violation of a validation library, is a 400 listing every problem in `errors` (violations as `rule.violation` with their location in `composition.yaml`; a type the account's provider lacks, or a missing or unknown region, as `composition.invalid`; with `import_resources=true`, an import naming no resource of that type in the account as `import.not_found` or `import.type_mismatch`). The process starts RUNNING with enforcement on and lock off; its resources are `pending` until the job has run (see `GET /processes/{process}/ops`); an adopted resource's desired state is the one it has when adopted. An account has at most 200 processes neither killed nor released, a setting of the server (`MAX_PROCESSES_PER_ACCOUNT`): one more is a 409 whose `errors` hold `process.quota_reached` at `query.account`, naming the setting and its value (`account 'prod-main' has 200 processes, the most it may have (MAX_PROCESSES_PER_ACCOUNT=200)`), and nothing is created; releasing a process, or killing one once it is KILLED, makes room. rbac: `processes:write` on `account:<name>`.
          */
         post: operations["createProcess"];
         delete?: never;
@@ -397,6 +397,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/swagger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the conductor API description
+         * @description Returns this API's description, the bundled Swagger 2.0 (OpenAPI 2.0) document from which clients can be
+         *     generated, as the compliance API serves its own at `GET /v0/swagger`: as YAML (`application/yaml`, byte for byte
+         *     the published bundle) unless the request's `Accept` header prefers `application/json`, which answers the same
+         *     document as a JSON object. No authentication, and no rbac action. An unknown query parameter is a 400.
+         */
+        get: operations["getConductorSwagger"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/validations": {
         parameters: {
             query?: never;
@@ -559,6 +582,7 @@ export interface components {
              * @description Number of items.
              */
             count: number;
+            /** @description Not paged; at most 100000 items. */
             items: components["schemas"]["Account"][];
         };
         /**
@@ -658,7 +682,7 @@ export interface components {
              * @description The dry-run request id.
              */
             id: string;
-            /** @description The operations the command would perform, in order; empty unless `status` is SUCCEEDED. */
+            /** @description The operations the command would perform, in order; empty unless `status` is SUCCEEDED. At most 100000 (a composition holds at most 500 resources, plus its imports). */
             plan: components["schemas"]["PlannedOperation"][];
             /**
              * Format: uuid
@@ -710,9 +734,9 @@ export interface components {
              * @description The HTTP status code.
              */
             code: number;
-            /** @description Each problem found, with where it was found. Empty when there is nothing more to say. */
+            /** @description Each problem found, with where it was found. Empty when there is nothing more to say. At most 100 (the first found). */
             errors: components["schemas"]["ErrorDetail"][];
-            /** @description The error's name, e.g. `Bad request`, `Unauthorized`, `Illegal state change`. */
+            /** @description The error's name, e.g. `Bad request`, `Unauthorized`, `Illegal state change`. At most 16384 characters: a longer one (it names what the request sent) is cut, ending in `…`. */
             message: string;
         };
         /**
@@ -726,7 +750,7 @@ export interface components {
         ErrorDetail: {
             /** @description Machine-readable problem code, e.g. `archive.not_tar`, `archive.path_traversal`, `archive.link`, `archive.too_many_entries`, `archive.too_large`, `composition.invalid`, `rule.violation`, `rule.compile`, `policy.invalid`, `query.start`, `body.account_id`. */
             code: string;
-            /** @description Where the problem is: a parameter (`query.start`, `path.process`, `body.alias`), an archive entry (`archive:<entry path>`), or a place in an archive file (`composition.yaml:resources[2].properties.acl`, `rules.yaml:<rule id>`, `policy.yaml`, `policy.yaml:rules[0].actions[1]`). */
+            /** @description Where the problem is: a parameter (`query.start`, `path.process`, `body.alias`), an archive entry (`archive:<entry path>`), or a place in an archive file (`composition.yaml:resources[2].properties.acl`, `rules.yaml:<rule id>`, `policy.yaml`, `policy.yaml:rules[0].actions[1]`). At most 4096 characters (a longer one is cut, ending in `…`). */
             location: string;
             /** @description Human-readable explanation. */
             message: string;
@@ -806,6 +830,7 @@ export interface components {
              * @description Number of items.
              */
             count: number;
+            /** @description Not paged; at most 100000 items. */
             items: components["schemas"]["HistoryEntry"][];
         };
         /**
@@ -875,6 +900,7 @@ export interface components {
              * @description Number of items.
              */
             count: number;
+            /** @description Not paged; at most 100000 items. */
             items: components["schemas"]["Operation"][];
         };
         /**
@@ -893,7 +919,7 @@ export interface components {
          *     }
          */
         PlannedOperation: {
-            /** @description For `update`, the properties that would change, each as `{ "from": <current>, "to": <desired> }`; for `create` and `import`, the desired properties; null for `delete` and `none`. */
+            /** @description For `update`, the properties that would change, each as `{ "from": <current>, "to": <desired> }`; for `create` and `import`, the desired properties; null for `delete` and `none`. At most 10000 properties. */
             changes: {
                 [key: string]: unknown;
             } | null;
@@ -976,7 +1002,7 @@ export interface components {
             fid: string;
             /** @description When true, the process refuses every state transition (suspend, resume, kill, release) and every composition update with 409 until it is unlocked. */
             lock: boolean;
-            /** @description The process's resources, in composition order. */
+            /** @description The process's resources, in composition order. At most 100000 (a composition holds at most 500 resources, plus its imports). */
             resources: components["schemas"]["ProcessResource"][];
             /**
              * @description `RUNNING`: managed (drift is corrected when enforcement is on); `SUSPENDED`: kept but not acted on (no drift correction, no composition update) until resumed; `KILLING`: a job is deleting its resources; `KILLED`: its resources are deleted (still readable by FID, with its history and ops). Transitions: RUNNING -suspend-> SUSPENDED -resume-> RUNNING; RUNNING or SUSPENDED -kill-> KILLING -> KILLED. A released process is no longer managed and answers 404.
@@ -1040,6 +1066,7 @@ export interface components {
              * @description Number of items.
              */
             count: number;
+            /** @description Not paged; at most 100000 items. */
             items: components["schemas"]["ProcessSummary"][];
         };
         /**
@@ -1102,7 +1129,7 @@ export interface components {
         ProcessResource: {
             /** @description The resource's name in the composition (unique within the process). */
             name: string;
-            /** @description The resource's desired properties, from the composition (for an adopted resource, the properties it had when adopted). Only these properties (and the composition's tags) are compared with the cloud and corrected; properties the composition leaves out keep the provider's defaults. */
+            /** @description The resource's desired properties, from the composition (for an adopted resource, the properties it had when adopted). Only these properties (and the composition's tags) are compared with the cloud and corrected; properties the composition leaves out keep the provider's defaults. At most 10000 properties. */
             properties: {
                 [key: string]: unknown;
             };
@@ -1272,6 +1299,7 @@ export interface components {
              * @description Number of items.
              */
             count: number;
+            /** @description Not paged; at most 100000 items. */
             items: components["schemas"]["RbacUser"][];
         };
         /**
@@ -1362,6 +1390,7 @@ export interface components {
              * @description Number of items.
              */
             count: number;
+            /** @description Not paged; at most 100000 items. */
             items: components["schemas"]["ValidationLibrary"][];
         };
     };
@@ -1375,7 +1404,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Conflict: the item already exists (an account name or account ID, a process alias, a validation library name) or is still in use (an account that running processes use). */
+        /** @description Conflict: the item already exists (an account name or account ID, a process alias, a validation library name), is still in use (an account that running processes use), or the account has as many processes as a setting of the server allows (`process.quota_reached`). */
         Conflict: {
             headers: {
                 [name: string]: unknown;
@@ -1447,6 +1476,28 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description Service unavailable: the service is temporarily unavailable (its database does not answer in time, or the server is shedding load); retry after the number of seconds in `Retry-After`. */
+        ServiceUnavailable: {
+            headers: {
+                /** @description Seconds to wait before retrying. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Too many failed authentications (see Authentication): the client address, or the user from this address, reached a limit, and the credentials were not checked. By default at most 10 failures per client address and user together, 50 per client address and 100 per user across the addresses that failed as it, in any 15 minutes. Retry after the number of seconds in `Retry-After`, when the oldest counted failure leaves the window. */
+        TooManyRequests: {
+            headers: {
+                /** @description Seconds until an attempt may be checked again (at most the window, which is at most a day). */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description Unauthorized. The credentials are missing or wrong. */
         Unauthorized: {
             headers: {
@@ -1503,7 +1554,9 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     addAccount: {
@@ -1535,7 +1588,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     removeAccount: {
@@ -1567,7 +1622,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createDryRun: {
@@ -1613,7 +1670,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getDryRun: {
@@ -1647,7 +1706,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listProcesses: {
@@ -1673,7 +1734,9 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createProcess: {
@@ -1718,7 +1781,9 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getProcess: {
@@ -1749,7 +1814,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteProcess: {
@@ -1795,7 +1862,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["IllegalStateChange"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateProcess: {
@@ -1834,7 +1903,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["ProcessNotFound"];
             409: components["responses"]["IllegalStateChange"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateProcessComposition: {
@@ -1875,7 +1946,9 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["IllegalStateChange"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getProcessHistory: {
@@ -1911,7 +1984,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listProcessOps: {
@@ -1951,7 +2026,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listProcessJobOps: {
@@ -1992,7 +2069,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     attachRbacPolicy: {
@@ -2023,7 +2102,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     detachRbacPolicy: {
@@ -2048,7 +2129,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getRbacArchive: {
@@ -2073,7 +2156,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getRbacStatus: {
@@ -2097,7 +2182,9 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listRbacUsers: {
@@ -2120,7 +2207,9 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     resetRbacUserSecret: {
@@ -2141,6 +2230,8 @@ export interface operations {
             /** @description OK. The new secret, shown once. */
             200: {
                 headers: {
+                    /** @description The answer carries a secret and must not be cached. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2151,7 +2242,36 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getConductorSwagger: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description The bundled Swagger 2.0 document of this API: YAML text, or with `Accept: application/json` the same
+             *     document as a JSON object.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string | Record<string, never>;
+                    "application/yaml": string | Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listValidations: {
@@ -2177,7 +2297,9 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     addValidation: {
@@ -2217,7 +2339,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getValidation: {
@@ -2248,7 +2372,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteValidation: {
@@ -2279,7 +2405,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getValidationArchive: {
@@ -2310,7 +2438,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
 }

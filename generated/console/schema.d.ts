@@ -31,7 +31,7 @@ export interface paths {
         put?: never;
         /**
          * Create an API client
-         * @description Creates an API client with the given name and status `Created`. The server assigns its client id; no secret exists yet, so the client cannot authenticate until generateApiClientSecret is called. A name already used by another client of the organization (compared case-insensitively) is answered 409.
+         * @description Creates an API client with the given name and status `Created`. The server assigns its client id; no secret exists yet, so the client cannot authenticate until generateApiClientSecret is called. With `with_secret: true` the first secret is generated in the same step: the client is created `Active` and the answer carries `client_secret` (with `Cache-Control: no-store`), the only time it is shown; this is how the console creates a client. A name already used by another client of the organization (compared case-insensitively) is answered 409, and nothing is created. An organization has at most 50 API clients, however they were created, a setting of the server (`MAX_API_CLIENTS_PER_ORG`; the operator's `api-clients create` command is not held to it): one more is a 409 `Conflict` naming the setting and its value, e.g. `this organization has 50 API clients, the most it may have (MAX_API_CLIENTS_PER_ORG=50)`, and nothing is created; deleting one makes room.
          */
         post: operations["createApiClient"];
         delete?: never;
@@ -125,9 +125,10 @@ export interface paths {
          *     cookie already present is replaced: a successful sign-in ends the session it named (a failed one leaves it).
          *
          *     A wrong email address and a wrong password give the same `401` (`Invalid email or password`). Failed attempts
-         *     are rate limited per client address and email address together, with a much higher ceiling per email address
-         *     across all client addresses and one per client address (`429` with `Retry-After`). The body must be JSON
-         *     (`Content-Type: application/json`), which a cross-site HTML form cannot send.
+         *     are limited per client address and email address together, per client address, and per email address across
+         *     the client addresses that failed with it (`429` with `Retry-After`, the password unchecked; see the
+         *     introduction). The body must be JSON (`Content-Type: application/json`), which a cross-site HTML form cannot
+         *     send.
          */
         post: operations["signIn"];
         /**
@@ -319,7 +320,7 @@ export interface components {
              * @enum {integer}
              */
             code: 400;
-            /** @description What went wrong; for invalid input it names the field and the rule broken. */
+            /** @description What went wrong; for invalid input it names the field and the rule broken. At most 16384 characters: a longer one (it names what the request sent) is cut, ending in `…`. */
             message: string;
             /**
              * @description The kind of error.
@@ -358,6 +359,11 @@ export interface components {
         CreateApiClientInput: {
             /** @description The client's name, unique within the organization (compared case-insensitively), 1 to 100 characters with no leading or trailing whitespace. One client per use case is recommended, so secrets can be rotated individually; name it after the use case. */
             name: string;
+            /**
+             * @description `true` generates the client's first secret in the same step: the client is created `Active` and the answer carries `client_secret`, shown only there. `false` (the default) creates it `Created`, without a secret, until generateApiClientSecret is called.
+             * @default false
+             */
+            with_secret?: boolean;
         };
         /**
          * @description Error body of a 500 answer.
@@ -380,6 +386,37 @@ export interface components {
              * @enum {string}
              */
             type: "InternalServerError" | "DatabaseError";
+        };
+        /** @description A client just created: the fields of an ApiClient (see there), and, when the request asked for it with `with_secret: true`, its first secret. With it the client is `Active`, and `client_secret` is shown only in this answer (the server keeps only its SHA-256 hash); without it the client is `Created` and there is no `client_secret`. (The fields are listed here rather than combined with ApiClient, so that tools comparing versions of this spec see the same fields as before.) */
+        NewApiClient: {
+            /** @description The client's id, assigned by the server; the Basic-auth user name for the compliance API. */
+            client_id: string;
+            /** @description The first secret, the Basic-auth password: at least 32 random bytes, base64url without padding (43 characters for 32 bytes). Present only when the request asked for it with `with_secret: true`. */
+            client_secret?: string;
+            /**
+             * Format: int64
+             * @description Unix seconds at which the client was created ("Created On").
+             */
+            created_at: number;
+            /**
+             * Format: int64
+             * @description Null, as the client has not been used yet.
+             */
+            last_activity_at: number | null;
+            /** @description The name given at creation, unique within the organization (case-insensitively). */
+            name: string;
+            /** @description Seconds the secret has been active (0); null without one. */
+            secret_age: number | null;
+            /**
+             * Format: int64
+             * @description Unix seconds at which the first secret was generated (the creation); null without one.
+             */
+            secret_created_at: number | null;
+            /**
+             * @description `Active` with `with_secret: true`, `Created` without; never `Secret Revoked` here.
+             * @enum {string}
+             */
+            status: "Created" | "Active" | "Secret Revoked";
         };
         /**
          * @description Error body of a 404 answer.
@@ -442,6 +479,28 @@ export interface components {
             name: string;
         };
         /**
+         * @description Error body of a 503 answer: the service cannot serve the request now; retry after `Retry-After` seconds.
+         * @example {
+         *       "type": "ServiceUnavailable",
+         *       "code": 503,
+         *       "message": "The database did not answer in time; try again shortly"
+         *     }
+         */
+        ServiceUnavailableError: {
+            /**
+             * @description The HTTP status, repeated.
+             * @enum {integer}
+             */
+            code: 503;
+            /** @description What is unavailable (the database, or the server's capacity). */
+            message: string;
+            /**
+             * @description The kind of error.
+             * @enum {string}
+             */
+            type: "ServiceUnavailable";
+        };
+        /**
          * @description The current console session. Returned by signIn and getSession; the session itself travels in the `console_session` cookie, never in this body.
          * @example {
          *       "user": {
@@ -485,11 +544,11 @@ export interface components {
             password: string;
         };
         /**
-         * @description Error body of a 429 answer (sign-in rate limit).
+         * @description Error body of a 429 answer (too many failed authentications).
          * @example {
          *       "type": "TooManyRequests",
          *       "code": 429,
-         *       "message": "Too many sign-in attempts; try again in 600 seconds"
+         *       "message": "Too many failed authentication attempts; try again in 600 seconds"
          *     }
          */
         TooManyRequestsError: {
@@ -592,15 +651,34 @@ export interface components {
             };
         };
         /**
-         * @description Too many sign-in attempts. Failed sign-in attempts in any 15-minute window are limited to 10 per client
-         *     address and email address together (so guesses from elsewhere cannot lock a user out), 100 per email address
-         *     across all client addresses (so a guess spread over many addresses is still slowed) and 50 per client address.
-         *     Past a limit every sign-in attempt it covers is refused, even with the right password, until the window has
-         *     room again. `Retry-After` gives the seconds to wait.
+         * @description The service is temporarily unavailable (its database does not answer in time, or the server is shedding
+         *     load); retry after the number of seconds in `Retry-After`.
+         */
+        ServiceUnavailable: {
+            headers: {
+                /** @description Seconds to wait before retrying. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ServiceUnavailableError"];
+            };
+        };
+        /**
+         * @description Too many failed authentications; nothing was checked. Failures in any window (the server's settings; by default
+         *     15 minutes) are limited to 10 per client address and email address together, 50 per client address (failed
+         *     sign-ins here and failed Basic authentications on the compliance and conductor APIs together) and 100 per
+         *     email address across all client addresses. The last counts against an address only once that address has
+         *     failed with that email in the window, so a user with the right password, from an address that has not failed,
+         *     is never refused because of guesses from elsewhere, while a guess spread over many addresses gets one try per
+         *     address once the email's ceiling is reached. Past a limit every sign-in it covers is refused, even with the
+         *     right password, and once an address reaches its own limit so is every call from it that needs a session,
+         *     until the window has room again; a successful sign-in never clears the failures of other addresses.
+         *     `Retry-After` gives the seconds to wait.
          */
         TooManyRequests: {
             headers: {
-                /** @description Seconds to wait before trying to sign in again. */
+                /** @description Seconds to wait before trying again (at most the window, which is at most a day). */
                 "Retry-After"?: number;
                 [name: string]: unknown;
             };
@@ -664,7 +742,9 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createApiClient: {
@@ -680,20 +760,24 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The new client, status `Created`, without a secret. */
+            /** @description The new client: status `Created` without a secret, or, with `with_secret: true`, `Active` with `client_secret`. */
             201: {
                 headers: {
+                    /** @description The answer may carry a secret and must not be cached. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ApiClient"];
+                    "application/json": components["schemas"]["NewApiClient"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getApiClient: {
@@ -723,7 +807,9 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteApiClient: {
@@ -752,7 +838,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     generateApiClientSecret: {
@@ -785,7 +873,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     revokeApiClientSecret: {
@@ -817,7 +907,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getSession: {
@@ -842,7 +934,9 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     signIn: {
@@ -863,7 +957,7 @@ export interface operations {
                 headers: {
                     /** @description The answer carries the CSRF token and must not be cached. */
                     "Cache-Control"?: "no-store";
-                    /** @description `console_session=<opaque>; Path=/console; HttpOnly; SameSite=Strict; Max-Age=43200`, plus `Secure` when served over HTTPS. The `default` shown is what the Prism mock sends. */
+                    /** @description `console_session=<opaque>; Max-Age=43200; Path=/console; HttpOnly; SameSite=Strict`, plus `Secure` when the request came over TLS (behind a proxy that terminates TLS, when the server trusts that proxy's `X-Forwarded-Proto`: the `TRUST_PROXY` setting). The `default` shown is what the Prism mock sends. */
                     "Set-Cookie"?: string;
                     [name: string]: unknown;
                 };
@@ -875,6 +969,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     signOut: {
@@ -889,7 +984,7 @@ export interface operations {
             /** @description Signed out; the session cookie is cleared. */
             204: {
                 headers: {
-                    /** @description `console_session=; Path=/console; HttpOnly; SameSite=Strict; Max-Age=0` (clears the cookie). */
+                    /** @description `console_session=; Max-Age=0; Path=/console; HttpOnly; SameSite=Strict` (clears the cookie), plus `Secure` as on sign-in. */
                     "Set-Cookie"?: string;
                     [name: string]: unknown;
                 };
@@ -898,7 +993,9 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
 }

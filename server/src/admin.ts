@@ -93,7 +93,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const config = loadConfig();
   console.error(`database: ${describeDatabase(config.databaseUrl)}`);
-  const database = openDatabase(config.databaseUrl);
+  const database = openDatabase(config.databaseUrl, { pool: config.databasePool });
   try {
     await migrateToLatest(database);
     console.log(await command(createServices(database, systemClock), values));

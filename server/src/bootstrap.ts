@@ -15,7 +15,7 @@ import { migrateToLatest, openDatabase, withStartupLock, type DatabaseHandle } f
 export async function bootstrap(
   config: Config,
   clock: Clock = systemClock,
-  database: DatabaseHandle = openDatabase(config.databaseUrl),
+  database: DatabaseHandle = openDatabase(config.databaseUrl, { pool: config.databasePool }),
   observability: Pick<ServiceOptions, 'log' | 'metrics' | 'faultPoint'> = {},
 ): Promise<Services> {
   const log = observability.log ?? silentLog;
@@ -24,7 +24,10 @@ export async function bootstrap(
     const services = createServices(database, clock, {
       ...observability,
       jobs: { leaseMs: config.jobLeaseMs },
+      maxConcurrentScansPerOrganization: config.maxConcurrentScansPerOrg,
+      quotas: config.quotas,
       simulator: { driftRate: config.simDriftRate },
+      authenticationLimits: config.authenticationLimits,
       notifications: { smtpUrl: config.smtpUrl, smtpFrom: config.smtpFrom, webhookAllowPrivate: config.webhookAllowPrivate },
     });
     const org = await services.organizations.ensure(DEFAULT_ORGANIZATION);

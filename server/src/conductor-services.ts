@@ -31,16 +31,18 @@ export interface ConductorDeps {
   validator: CompositionValidator;
   /** Where the conductor's background work logs; unset, nowhere. */
   log?: Log;
+  /** Processes neither killed nor released one account may have (MAX_PROCESSES_PER_ACCOUNT); unset, the default. */
+  processQuota?: number;
 }
 
 /** Wires the conductor to the database and registers its jobs with the queue. */
-export function createConductorServices({ database, jobs, cloud, clock, validator, log = silentLog }: ConductorDeps): ConductorServices {
+export function createConductorServices({ database, jobs, cloud, clock, validator, log = silentLog, processQuota }: ConductorDeps): ConductorServices {
   const accounts = new AccountService(new KyselyConductorAccountRepository(database.db), clock);
   const processes = new KyselyProcessRepository(database.db);
   const dryRuns = new KyselyDryRunRepository(database.db);
   const changes = new ProcessChanges(processes, jobs, clock);
   const checks = new CompositionChecks(cloud, validator);
-  const processService = new ProcessService({ accounts, processes, changes, checks, cloud, clock });
+  const processService = new ProcessService({ accounts, processes, changes, checks, cloud, clock, ...(processQuota !== undefined && { quota: processQuota }) });
   const dryRunService = new DryRunService({
     dryRuns,
     processes,
@@ -61,7 +63,7 @@ export function createConductorServices({ database, jobs, cloud, clock, validato
   );
   jobs.register(
     DRY_RUN_JOB,
-    (payload, context) => dryRunService.run((payload as { dryRunId: string }).dryRunId, context.reached),
+    (payload, context) => dryRunService.run((payload as { dryRunId: string }).dryRunId, context.reached, context.signal),
     (payload, reason) => dryRunService.giveUp((payload as { dryRunId: string }).dryRunId, reason),
   );
   return {

@@ -68,6 +68,100 @@ describe('configuration', () => {
     expect(config).toMatchObject({ port: 8080, databaseUrl: 'postgres://db/app', demoData: true, conductorRootSecret: 'a-root-secret-long-enough' });
   });
 
+  it('bounds the PostgreSQL pool by default, and reads DATABASE_POOL_SIZE, the timeouts and the waiting bound', () => {
+    expect(loadConfig({}).databasePool).toEqual({ size: 10, acquireTimeoutMs: 3_000, statementTimeoutMs: 5_000, maxWaiting: 50 });
+    const env = { DATABASE_POOL_SIZE: '4', DATABASE_ACQUIRE_TIMEOUT_MS: '500', DATABASE_STATEMENT_TIMEOUT_MS: '2000', DATABASE_POOL_MAX_WAITING: '0' };
+    expect(loadConfig(env).databasePool).toEqual({ size: 4, acquireTimeoutMs: 500, statementTimeoutMs: 2_000, maxWaiting: 0 });
+  });
+
+  it.each([
+    [{ DATABASE_POOL_SIZE: '1' }, 'DATABASE_POOL_SIZE'],
+    [{ DATABASE_ACQUIRE_TIMEOUT_MS: '3s' }, 'DATABASE_ACQUIRE_TIMEOUT_MS'],
+    [{ DATABASE_STATEMENT_TIMEOUT_MS: '0' }, 'DATABASE_STATEMENT_TIMEOUT_MS'],
+    [{ DATABASE_POOL_MAX_WAITING: '-1' }, 'DATABASE_POOL_MAX_WAITING'],
+  ])('stops on a pool bound out of range, %o, naming %s', (env, variable) => {
+    expect(() => loadConfig(env)).toThrow(new RegExp(`^${variable}: `));
+  });
+
+  it('limits failed authentications by default to 10 per address and identity, 100 per identity and 50 per address in 15 minutes, and reads AUTH_…', () => {
+    expect(loadConfig({}).authenticationLimits).toEqual({ windowSeconds: 900, perAddressAndIdentity: 10, perIdentity: 100, perAddress: 50 });
+    const env = { AUTH_FAILURE_WINDOW_SECONDS: '60', AUTH_MAX_FAILURES_PER_ADDRESS_AND_IDENTITY: '3', AUTH_MAX_FAILURES_PER_IDENTITY: '30', AUTH_MAX_FAILURES_PER_ADDRESS: '9' };
+    expect(loadConfig(env).authenticationLimits).toEqual({ windowSeconds: 60, perAddressAndIdentity: 3, perIdentity: 30, perAddress: 9 });
+    expect(configSummary(loadConfig(env)).authenticationLimits).toEqual(loadConfig(env).authenticationLimits);
+  });
+
+  it.each([
+    [{ AUTH_FAILURE_WINDOW_SECONDS: '0' }, 'AUTH_FAILURE_WINDOW_SECONDS'],
+    // The specs declare Retry-After up to a day.
+    [{ AUTH_FAILURE_WINDOW_SECONDS: '86401' }, 'AUTH_FAILURE_WINDOW_SECONDS'],
+    [{ AUTH_MAX_FAILURES_PER_ADDRESS_AND_IDENTITY: '0' }, 'AUTH_MAX_FAILURES_PER_ADDRESS_AND_IDENTITY'],
+    [{ AUTH_MAX_FAILURES_PER_IDENTITY: 'many' }, 'AUTH_MAX_FAILURES_PER_IDENTITY'],
+    [{ AUTH_MAX_FAILURES_PER_ADDRESS: '-5' }, 'AUTH_MAX_FAILURES_PER_ADDRESS'],
+  ])('stops on an authentication limit out of range, %o, naming %s', (env, variable) => {
+    expect(() => loadConfig(env)).toThrow(new RegExp(`^${variable}: `));
+  });
+
+  it('holds an organization to 500 environments, 200 custom rules of 2 MiB of text together, 100 notifications, 100 groups and 50 API clients, and an account to 200 processes, by default, and reads MAX_…', () => {
+    expect(loadConfig({}).quotas).toEqual({
+      environments: 500,
+      customRules: 200,
+      customRuleText: 2_097_152,
+      notifications: 100,
+      groups: 100,
+      apiClients: 50,
+      processesPerAccount: 200,
+    });
+    const env = {
+      MAX_ENVIRONMENTS_PER_ORG: '5',
+      MAX_CUSTOM_RULES_PER_ORG: '4',
+      MAX_CUSTOM_RULE_TEXT_PER_ORG: '70000',
+      MAX_NOTIFICATIONS_PER_ORG: '3',
+      MAX_GROUPS_PER_ORG: '2',
+      MAX_API_CLIENTS_PER_ORG: '1',
+      MAX_PROCESSES_PER_ACCOUNT: '6',
+    };
+    expect(loadConfig(env).quotas).toEqual({ environments: 5, customRules: 4, customRuleText: 70_000, notifications: 3, groups: 2, apiClients: 1, processesPerAccount: 6 });
+    expect(configSummary(loadConfig(env)).quotas).toEqual(loadConfig(env).quotas);
+  });
+
+  it.each([
+    [{ MAX_ENVIRONMENTS_PER_ORG: '0' }, 'MAX_ENVIRONMENTS_PER_ORG'],
+    [{ MAX_CUSTOM_RULES_PER_ORG: 'lots' }, 'MAX_CUSTOM_RULES_PER_ORG'],
+    [{ MAX_NOTIFICATIONS_PER_ORG: '-1' }, 'MAX_NOTIFICATIONS_PER_ORG'],
+    [{ MAX_GROUPS_PER_ORG: '1.5' }, 'MAX_GROUPS_PER_ORG'],
+    [{ MAX_API_CLIENTS_PER_ORG: '1000001' }, 'MAX_API_CLIENTS_PER_ORG'],
+    [{ MAX_PROCESSES_PER_ACCOUNT: '0' }, 'MAX_PROCESSES_PER_ACCOUNT'],
+    [{ MAX_CUSTOM_RULE_TEXT_PER_ORG: '1000000001' }, 'MAX_CUSTOM_RULE_TEXT_PER_ORG'],
+  ])('stops on a quota out of range, %o, naming %s', (env, variable) => {
+    expect(() => loadConfig(env)).toThrow(new RegExp(`^${variable}: `));
+  });
+
+  it('bounds the HTTP server by default: 5 s idle, 10 s for a request\'s head, 30 s for a whole request, 800 connections, 100 from one address', () => {
+    expect(loadConfig({}).http).toEqual({ keepAliveTimeoutMs: 5_000, headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, maxConnections: 800, maxConnectionsPerAddress: 100 });
+    const env = { HTTP_KEEP_ALIVE_TIMEOUT_MS: '1000', HTTP_HEADERS_TIMEOUT_MS: '2000', HTTP_REQUEST_TIMEOUT_MS: '2000', HTTP_MAX_CONNECTIONS: '50', HTTP_MAX_CONNECTIONS_PER_ADDRESS: '60' };
+    expect(loadConfig(env).http).toEqual({ keepAliveTimeoutMs: 1_000, headersTimeoutMs: 2_000, requestTimeoutMs: 2_000, maxConnections: 50, maxConnectionsPerAddress: 60 });
+    expect(configSummary(loadConfig(env)).http).toEqual(loadConfig(env).http);
+  });
+
+  it('lets a trusted proxy, whose connections all come from its own address, hold as many as the cap in all by default', () => {
+    expect(loadConfig({ TRUST_PROXY: 'loopback', HTTP_MAX_CONNECTIONS: '500' }).http.maxConnectionsPerAddress).toBe(500);
+    expect(loadConfig({ TRUST_PROXY: '1' }).http.maxConnectionsPerAddress).toBe(800);
+    expect(loadConfig({ TRUST_PROXY: '0' }).http.maxConnectionsPerAddress).toBe(100);
+    expect(loadConfig({ TRUST_PROXY: 'loopback', HTTP_MAX_CONNECTIONS_PER_ADDRESS: '20' }).http.maxConnectionsPerAddress).toBe(20);
+  });
+
+  it.each([
+    [{ HTTP_KEEP_ALIVE_TIMEOUT_MS: '500' }, 'HTTP_KEEP_ALIVE_TIMEOUT_MS'],
+    [{ HTTP_HEADERS_TIMEOUT_MS: '5000' }, 'HTTP_HEADERS_TIMEOUT_MS'],
+    [{ HTTP_KEEP_ALIVE_TIMEOUT_MS: '20000' }, 'HTTP_HEADERS_TIMEOUT_MS'],
+    [{ HTTP_REQUEST_TIMEOUT_MS: '9999' }, 'HTTP_REQUEST_TIMEOUT_MS'],
+    [{ HTTP_REQUEST_TIMEOUT_MS: '30s' }, 'HTTP_REQUEST_TIMEOUT_MS'],
+    [{ HTTP_MAX_CONNECTIONS: '0' }, 'HTTP_MAX_CONNECTIONS'],
+    [{ HTTP_MAX_CONNECTIONS_PER_ADDRESS: '0' }, 'HTTP_MAX_CONNECTIONS_PER_ADDRESS'],
+  ])('stops on an HTTP server bound out of range or out of order, %o, naming %s', (env, variable) => {
+    expect(() => loadConfig(env)).toThrow(new RegExp(`^${variable}: `));
+  });
+
   it.each([
     [{ PORT: 'eighty' }, 'PORT'],
     [{ PORT: '70000' }, 'PORT'],

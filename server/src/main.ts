@@ -6,11 +6,13 @@ import { bootstrap } from './bootstrap.js';
 import { systemClock } from './domain/clock.js';
 import { faultPoints } from './domain/jobs/fault-points.js';
 import { createApp } from './http/app.js';
+import { limitConnections } from './http/connection-limits.js';
 import { httpServerFor } from './http/http-server.js';
 import { prepareMockDatabase, printMockCredentials } from './demo/mock.js';
 import { createLogger } from './logger.js';
 import { createMetricsServer, Metrics } from './metrics.js';
 import { openDatabase } from './storage/database.js';
+import { RefusedDatabaseFile } from './storage/sqlite-faults.js';
 
 const ACTIVITY_FLUSH_MS = 30_000;
 
@@ -19,7 +21,7 @@ async function start(config: Config, log: Logger): Promise<void> {
   const metrics = new Metrics();
   // Undefined unless a test configured fault points: then the job queue calls it at every point its work passes.
   const faultPoint = faultPoints({ armedFile: config.faultPointsFile, traceFile: config.faultTraceFile });
-  const services = await bootstrap(config, systemClock, openDatabase(config.databaseUrl), { log, metrics, faultPoint });
+  const services = await bootstrap(config, systemClock, openDatabase(config.databaseUrl, { pool: config.databasePool, log }), { log, metrics, faultPoint });
   let mockReset: (() => Promise<number>) | undefined;
   if (config.mockReset) {
     // The stateful mock: snapshot the seeded demo; a reset pauses the background work, restores, resumes it.
@@ -57,6 +59,7 @@ async function start(config: Config, log: Logger): Promise<void> {
     metricsOnOwnPort: config.metricsPort !== undefined,
     ...(mockReset && { mockReset }),
     ...(config.corsOrigins && { corsOrigins: config.corsOrigins }),
+    trustProxy: config.trustProxy,
   });
   services.jobs.start();
   services.scheduler.start(config.schedulerIntervalMs);
@@ -79,14 +82,16 @@ async function start(config: Config, log: Logger): Promise<void> {
     log.info({ metricsUrl: `http://${config.host}:${port}/metrics` }, `metrics on http://${config.host}:${port}/metrics`);
   }
 
-  const server: Server = httpServerFor(app.express).listen(config.port, config.host, () => {
+  const server: Server = httpServerFor(app.express, config.http);
+  metrics.watchConnections(limitConnections(server, config.http, { log, clock: systemClock, counter: metrics }));
+  server.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     log.info({ url: `http://${config.host}:${port}` }, `listening on http://${config.host}:${port} (compliance /v0, conductor /api/v0, console /console, docs /docs)`);
   });
 
-  // SIGTERM: answer long polls at once, keep listening (/readyz answering 503) until the requests in flight are
-  // answered, then close, stop the job worker and exit 0.
+  // SIGTERM: answer long polls at once and hand the running jobs back, keep listening (/readyz answering 503)
+  // until the requests in flight are answered, then close and exit 0.
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -95,6 +100,11 @@ async function start(config: Config, log: Logger): Promise<void> {
     app.setDraining(true);
     const longPolls = services.dryRuns.stopWaiting();
     log.info({ longPolls }, `answered ${longPolls} long polls of dry-runs with their current state`);
+    // At once rather than after the connections end: another server (or this one restarted) takes the jobs up as
+    // soon as they are handed back, instead of once their leases run out.
+    services.scheduler.stop();
+    services.enforcer.stop();
+    const jobsStopped = services.jobs.stop(config.shutdownTimeoutMs);
     const deadline = Date.now() + config.shutdownTimeoutMs;
     if (await untilConnectionsEnd(server, deadline)) log.info('every connection ended');
     else log.warn({ shutdownTimeoutMs: config.shutdownTimeoutMs }, 'connections still open at the shutdown timeout: closing them');
@@ -103,9 +113,8 @@ async function start(config: Config, log: Logger): Promise<void> {
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     await closed;
-    services.scheduler.stop();
-    services.enforcer.stop();
-    await services.jobs.stop(config.shutdownTimeoutMs);
+    // Every job finished or handed back before the database closes: none is left to wait for its lease.
+    await jobsStopped;
     await services.evaluation.close();
     clearInterval(flush);
     await services.apiClients.flushActivity();
@@ -156,6 +165,8 @@ const log = createLogger({ level: config.logLevel });
 try {
   await start(config, log);
 } catch (error) {
-  log.fatal({ err: error }, 'start-up failed');
+  // A database file refused is the operator's to deal with, like a configuration error: said on standard error.
+  if (error instanceof RefusedDatabaseFile) createLogger({ level: 'info', output: 'stderr' }).fatal({ file: error.file }, error.message);
+  else log.fatal({ err: error }, 'start-up failed');
   process.exit(1);
 }

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { AttemptOutcome, JobMetrics } from './domain/jobs/metrics.js';
 import type { ApiName } from './http/apis.js';
+import type { OpenConnections, RefusalCounter, RefusalReason } from './http/connection-limits.js';
 
 /** Jobs waiting or running, by kind and status, as the job table holds them when scraped. */
 export interface QueueDepth {
@@ -13,6 +14,8 @@ export interface QueueDepth {
 /** Values read when /metrics is scraped, so that keeping them costs nothing between scrapes. */
 export interface ScrapedSources {
   queueDepth(): Promise<readonly QueueDepth[]>;
+  /** Every kind of job the server runs: each has a sample of the queue's depth, 0 while none waits. */
+  jobKinds(): readonly string[];
   /** Requests waiting in a long poll (`GET /dry-run/{id}?timeout=…`) right now. */
   longPollWaiters(): number;
 }
@@ -24,10 +27,11 @@ const RESOURCE_BUCKETS = [10, 100, 1_000, 10_000, 50_000, 100_000, 250_000, 500_
 /**
  * The server's Prometheus metrics (GET /metrics, or METRICS_PORT): request durations by API, operationId and
  * status; job attempts, failures and run time by kind and the queue's depth; scan durations and resources per
- * scan; long-poll waiters; and prom-client's process and Node.js metrics (CPU, memory, event-loop lag, GC).
- * Each server has a registry of its own, so several servers in one process (tests) never share a count.
+ * scan; long-poll waiters; the HTTP server's open and refused connections; and prom-client's process and Node.js
+ * metrics (CPU, memory, event-loop lag, GC). Each server has a registry of its own, so several servers in one
+ * process (tests) never share a count.
  */
-export class Metrics implements JobMetrics {
+export class Metrics implements JobMetrics, RefusalCounter {
   readonly registry = new Registry();
   private readonly requestDuration = new Histogram({
     name: 'http_request_duration_seconds',
@@ -68,8 +72,42 @@ export class Metrics implements JobMetrics {
     registers: [this.registry],
   });
 
+  private readonly connectionsRefused = new Counter({
+    name: 'http_connections_refused_total',
+    help: 'Connections closed as they were accepted, by reason: max_connections (HTTP_MAX_CONNECTIONS open in all), max_connections_per_address (HTTP_MAX_CONNECTIONS_PER_ADDRESS open from the same address)',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
+    // Both series exist from the start, at 0, so a dashboard tells "none refused" from a missing metric.
+    for (const reason of ['max_connections', 'max_connections_per_address'] as const) this.connectionsRefused.inc({ reason }, 0);
+  }
+
+  /** Starts reporting the HTTP server's open connections, read when scraped. */
+  watchConnections(connections: OpenConnections): void {
+    new Gauge({
+      name: 'http_connections_open',
+      help: 'Connections open to the HTTP server (the API port), idle keep-alive ones included',
+      registers: [this.registry],
+      collect() {
+        this.set(connections.open());
+      },
+    });
+    new Gauge({
+      name: 'http_connections_open_busiest_address',
+      help: 'Connections open from the client address holding the most (at most HTTP_MAX_CONNECTIONS_PER_ADDRESS)',
+      registers: [this.registry],
+      collect() {
+        this.set(connections.busiestAddress());
+      },
+    });
+  }
+
+  /** A connection closed as it was accepted, over a cap. */
+  connectionRefused(reason: RefusalReason): void {
+    this.connectionsRefused.inc({ reason });
   }
 
   /** Starts reporting the values only a scrape reads: the job queue's depth and the long-poll waiters. */
@@ -82,7 +120,9 @@ export class Metrics implements JobMetrics {
       async collect() {
         this.reset();
         // An unreachable database leaves the gauge empty for this scrape rather than failing the whole scrape.
-        const depth = await sources.queueDepth().catch(() => []);
+        const depth = await sources.queueDepth().catch(() => undefined);
+        if (!depth) return;
+        for (const kind of sources.jobKinds()) for (const status of ['queued', 'running'] as const) this.set({ kind, status }, 0);
         for (const { kind, status, count } of depth) this.set({ kind, status }, count);
       },
     });

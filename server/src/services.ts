@@ -1,7 +1,8 @@
 import type { Clock } from './domain/clock.js';
 import { ApiClientService, apiClientCacheOptions, type ApiClientCacheOptions } from './domain/auth/api-clients.js';
 import { ConductorUserService } from './domain/auth/conductor-users.js';
-import type { PasswordHashing } from './domain/console/passwords.js';
+import type { PasswordHashing } from './domain/auth/passwords.js';
+import { AuthenticationThrottle, type AuthenticationLimits } from './domain/auth/throttle.js';
 import { ConsoleAuthService } from './domain/console/sessions.js';
 import { EnvironmentService } from './domain/environments/service.js';
 import { SimulatedCloud, type SimulatorOptions } from './domain/cloud/simulator/simulated-cloud.js';
@@ -18,11 +19,13 @@ import { ScanRunner } from './domain/scans/runner.js';
 import { ScanScheduler } from './domain/scans/scheduler.js';
 import { SCAN_JOB, ScanService } from './domain/scans/service.js';
 import { OrganizationService } from './domain/organizations/service.js';
+import { quotasOf, type Quotas } from './domain/quotas.js';
 import { NOTIFICATION_DELIVERY_JOB, NotificationService, type DeliveryJob } from './domain/notifications/service.js';
 import { HttpWebhookSender, SmtpEmailSender } from './domain/notifications/transports.js';
 import { eventDocument } from './documents/events.js';
 import { KyselyNotificationRepository } from './storage/repositories/notifications.js';
 import type { DatabaseHandle } from './storage/database.js';
+import { withinMs } from './storage/availability.js';
 import { KyselyApiClientRepository } from './storage/repositories/api-clients.js';
 import { KyselyCloudInventoryRepository } from './storage/repositories/cloud-inventory.js';
 import { KyselyConductorUserRepository } from './storage/repositories/conductor-users.js';
@@ -30,7 +33,8 @@ import { ValidationLibraryService } from './domain/conductor/validation-librarie
 import { RbacService } from './domain/conductor/rbac.js';
 import { KyselyValidationLibraryRepository } from './storage/repositories/validation-libraries.js';
 import { KyselyRbacPolicyRepository } from './storage/repositories/rbac-policy.js';
-import { KyselySessionRepository, KyselySignInFailureRepository } from './storage/repositories/console.js';
+import { KyselyAuthFailureRepository } from './storage/repositories/auth-failures.js';
+import { KyselySessionRepository } from './storage/repositories/console.js';
 import { KyselyUserRepository } from './storage/repositories/users.js';
 import { KyselyEnvironmentRepository } from './storage/repositories/environments.js';
 import { KyselyEventRepository } from './storage/repositories/events.js';
@@ -39,6 +43,7 @@ import { KyselyOrganizationRepository } from './storage/repositories/organizatio
 import { KyselyScanResultRepository } from './storage/repositories/scan-results.js';
 import { KyselyScanRepository } from './storage/repositories/scans.js';
 import { KyselyCustomRuleRepository } from './storage/repositories/custom-rules.js';
+import { KyselyRuleTestOutputRepository } from './storage/repositories/rule-test-outputs.js';
 import { KyselyGroupRepository } from './storage/repositories/groups.js';
 import { KyselyInviteRepository } from './storage/repositories/invites.js';
 import { createConductorServices, type ConductorServices } from './conductor-services.js';
@@ -47,6 +52,8 @@ import { createConductorServices, type ConductorServices } from './conductor-ser
 export interface Services {
   clock: Clock;
   database: DatabaseHandle;
+  /** How many records of each kind an organization (processes: an account) may have; creates past them are refused. */
+  quotas: Readonly<Quotas>;
   organizations: OrganizationService;
   apiClients: ApiClientService;
   consoleAuth: ConsoleAuthService;
@@ -74,6 +81,11 @@ export interface Services {
 
 export interface ServiceOptions {
   jobs?: JobQueueOptions;
+  /**
+   * Scans of one organization running at once across every server process (MAX_CONCURRENT_SCANS_PER_ORG);
+   * DEFAULT_MAX_CONCURRENT_SCANS_PER_ORGANIZATION unless set.
+   */
+  maxConcurrentScansPerOrganization?: number;
   simulator?: Partial<SimulatorOptions>;
   /**
    * Where email notifications go out (without smtpUrl, email deliveries fail with a message saying so), and
@@ -89,16 +101,31 @@ export interface ServiceOptions {
   /** The fault matrix's hook at the points background work passes (see JobQueueOptions.faultPoint); unset, none. */
   faultPoint?: FaultPoint;
   /**
-   * scrypt's cost for the console passwords hashed from now on; unset, the product's (DEFAULT_PASSWORD_HASHING).
-   * Tests that hash or check many passwords lower it: each costs about a tenth of a second at the product's cost.
+   * scrypt's cost for the console passwords and conductor secrets hashed from now on; unset, the product's
+   * (DEFAULT_PASSWORD_HASHING). Tests that hash or check many lower it: each costs about a tenth of a second at the
+   * product's cost.
    */
   passwordHashing?: PasswordHashing;
+  /** Failed authentications allowed per window on every API (AUTH_FAILURE_WINDOW_SECONDS, …); unset, the product's. */
+  authenticationLimits?: AuthenticationLimits;
+  /**
+   * How many environments, custom rules, notifications, groups and API clients one organization may have, and
+   * processes one conductor account (MAX_…_PER_ORG, MAX_PROCESSES_PER_ACCOUNT); those unset, DEFAULT_QUOTAS.
+   */
+  quotas?: Partial<Quotas>;
 }
+
+/** Scans of one organization running at once unless configured (MAX_CONCURRENT_SCANS_PER_ORG). */
+export const DEFAULT_MAX_CONCURRENT_SCANS_PER_ORGANIZATION = 2;
+
+/** How long a metrics scrape waits for the job table's counts. */
+const SCRAPE_WAIT_MS = 250;
 
 export function createServices(database: DatabaseHandle, clock: Clock, options: ServiceOptions = {}): Services {
   const { db } = database;
   const { metrics } = options;
   const log = options.log ?? silentLog;
+  const quotas = quotasOf(options.quotas);
   // One pool of rule-evaluation threads per process: the request thread never evaluates a scan, a rule test or a
   // validation library's rules.
   const evaluation = new EvaluationPool();
@@ -109,16 +136,26 @@ export function createServices(database: DatabaseHandle, clock: Clock, options: 
   const results = new KyselyScanResultRepository(db);
   const eventRepository = new KyselyEventRepository(db);
   const jobRepository = new KyselyJobRepository(db, database.dialect);
-  const jobs = new JobQueue(jobRepository, clock, { ...options.jobs, log, ...(metrics && { metrics }), faultPoint: options.faultPoint });
+  const jobs = new JobQueue(jobRepository, clock, {
+    ...options.jobs,
+    // A scan holds a worker longest: capped per organization, one organization's many scans leave workers to others.
+    runningLimits: { [SCAN_JOB]: options.maxConcurrentScansPerOrganization ?? DEFAULT_MAX_CONCURRENT_SCANS_PER_ORGANIZATION, ...options.jobs?.runningLimits },
+    log,
+    ...(metrics && { metrics }),
+    faultPoint: options.faultPoint,
+  });
   const cloud = new SimulatedCloud(new KyselyCloudInventoryRepository(db), clock, { driftRate: 0.02, ...options.simulator });
   const customRules = new CustomRuleService({
     rules: new KyselyCustomRuleRepository(db),
+    testOutputs: new KyselyRuleTestOutputRepository(db),
     scans: scanRepository,
     environments: environmentRepository,
     results,
     apiClients: new KyselyApiClientRepository(db),
     clock,
     evaluation,
+    quota: quotas.customRules,
+    textQuota: quotas.customRuleText,
   });
   // Scans evaluate the organization's enabled custom rules beside the built-in catalog.
   const rules = new RuleSource(customRules.activeRules);
@@ -135,8 +172,13 @@ export function createServices(database: DatabaseHandle, clock: Clock, options: 
     // Webhook bodies carry events exactly as GET /events shows them.
     eventDocument,
     log,
+    quota: quotas.notifications,
   });
-  jobs.register(NOTIFICATION_DELIVERY_JOB, (payload, context) => notifications.deliver(payload as DeliveryJob, context.job, context.reached));
+  jobs.register(
+    NOTIFICATION_DELIVERY_JOB,
+    (payload, context) => notifications.deliver(payload as DeliveryJob, context.job, context.reached, context.signal),
+    (payload, reason, job) => notifications.giveUp(payload as DeliveryJob, job, reason),
+  );
   const runner = new ScanRunner({
     environments: environmentRepository,
     scans: scanRepository,
@@ -148,18 +190,27 @@ export function createServices(database: DatabaseHandle, clock: Clock, options: 
     evaluation,
     afterScan: (scan, events) => notifications.dispatchForScan(scan, events),
   });
-  jobs.register(SCAN_JOB, async (payload, context) => {
-    const { orgId, scanId } = payload as { orgId: string; scanId: string };
-    const started = performance.now();
-    await runner.run(orgId, scanId, context.heartbeat);
-    if (metrics) {
-      const scan = await scanRepository.get(orgId, scanId);
-      metrics.scanFinished((performance.now() - started) / 1000, scan?.status === 'SUCCESS' ? scan.summary?.total : undefined);
-    }
-  });
-  const conductor = createConductorServices({ database, jobs, cloud, clock, validator: validations, log });
+  jobs.register(
+    SCAN_JOB,
+    async (payload, context) => {
+      const { orgId, scanId } = payload as { orgId: string; scanId: string };
+      const started = performance.now();
+      await runner.run(orgId, scanId, context.heartbeat, context.signal);
+      if (metrics) {
+        const scan = await scanRepository.get(orgId, scanId);
+        metrics.scanFinished((performance.now() - started) / 1000, scan?.status === 'SUCCESS' ? scan.summary?.total : undefined);
+      }
+    },
+    (payload, reason) => {
+      const { orgId, scanId } = payload as { orgId: string; scanId: string };
+      return runner.giveUp(orgId, scanId, reason);
+    },
+  );
+  const conductor = createConductorServices({ database, jobs, cloud, clock, validator: validations, log, processQuota: quotas.processesPerAccount });
   metrics?.watch({
-    queueDepth: () => jobRepository.countUnfinished(),
+    // A scrape never waits on a busy database: the gauge is left empty instead.
+    queueDepth: () => withinMs(jobRepository.countUnfinished(), SCRAPE_WAIT_MS),
+    jobKinds: () => jobs.kinds(),
     longPollWaiters: () => conductor.dryRuns.waitingRequests,
   });
   // Credentials and grants of API clients are reused for a moment (see RecentlyRead), with the same bound.
@@ -170,27 +221,32 @@ export function createServices(database: DatabaseHandle, clock: Clock, options: 
     users: new KyselyUserRepository(db),
     clock,
     grantsCache: apiClientCache,
+    groupQuota: quotas.groups,
   });
+  // One count of failed authentications for the three APIs: an address guessing on one is limited on all.
+  const throttle = new AuthenticationThrottle(new KyselyAuthFailureRepository(db), clock, options.authenticationLimits);
   return {
     ...conductor,
     clock,
     database,
+    quotas,
     organizations: new OrganizationService(new KyselyOrganizationRepository(db), clock),
-    apiClients: new ApiClientService(new KyselyApiClientRepository(db), clock, apiClientCache),
+    apiClients: new ApiClientService(new KyselyApiClientRepository(db), clock, throttle, apiClientCache, quotas.apiClients),
     consoleAuth: new ConsoleAuthService(
       new KyselyUserRepository(db),
       new KyselyOrganizationRepository(db),
       new KyselySessionRepository(db),
-      new KyselySignInFailureRepository(db),
+      throttle,
       clock,
       options.passwordHashing,
     ),
-    conductorUsers: new ConductorUserService(new KyselyConductorUserRepository(db), clock),
+    conductorUsers: new ConductorUserService(new KyselyConductorUserRepository(db), clock, { throttle, ...(options.passwordHashing && { hashing: options.passwordHashing }) }),
     validations,
     rbac: new RbacService({
       policies: new KyselyRbacPolicyRepository(db),
       users: new KyselyConductorUserRepository(db),
       clock,
+      ...(options.passwordHashing && { hashing: options.passwordHashing }),
       // Policies name accounts by name and processes by alias (or FID), while requests may use either name. An
       // unknown one has no other names: the rule must then match the name given.
       aliases: {
@@ -201,7 +257,7 @@ export function createServices(database: DatabaseHandle, clock: Clock, options: 
         process: (ref) => conductor.processes.find(ref).then((found) => [found.fid, ...(found.alias === null ? [] : [found.alias])], () => []),
       },
     }),
-    environments: new EnvironmentService({ environments: environmentRepository, scans: scanRepository, clock }),
+    environments: new EnvironmentService({ environments: environmentRepository, scans: scanRepository, clock, quota: quotas.environments }),
     scans,
     events: new EventService(environmentRepository, eventRepository),
     notifications,

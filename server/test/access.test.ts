@@ -81,7 +81,7 @@ describeEachDatabase(
 
       it('refuses a duplicate name (case-insensitively), unknown environments, * among ids and unknown policies', async () => {
         await createGroup();
-        await expectError(409, server.request('POST', '/v0/groups', { body: { name: 'AUDITORS', policy: 'builtin:READONLY' } }), /^name: a group named 'AUDITORS' already exists$/);
+        await expectError(400, server.request('POST', '/v0/groups', { body: { name: 'AUDITORS', policy: 'builtin:READONLY' } }), /^name: a group named 'AUDITORS' already exists$/);
         const missing = newId();
         await expectError(404, server.request('POST', '/v0/groups', { body: { name: 'x', policy: 'builtin:READONLY', environment_ids: [missing] } }), new RegExp(`^environment_ids: environment ${missing} not found$`));
         const prod = await createEnvironment('prod');
@@ -191,7 +191,7 @@ describeEachDatabase(
         const first = (await invite({ email: 'dana@example.com', group_ids: [auditors.id] })).body;
         server.clock.advanceSeconds(WEEK - 1);
         expect((await server.request('GET', `/v0/invites/${first.id}`)).body.status).toBe('PENDING');
-        await expectError(409, invite({ email: 'DANA@example.com', group_ids: [auditors.id] }), /^email: dana@example\.com already has a PENDING invite$/);
+        await expectError(400, invite({ email: 'DANA@example.com', group_ids: [auditors.id] }), /^email: dana@example\.com already has a PENDING invite$/);
         server.clock.advanceSeconds(1);
         expect((await server.request('GET', `/v0/invites/${first.id}`)).body.status).toBe('EXPIRED');
         const second = await invite({ email: 'dana@example.com', group_ids: [auditors.id] });
@@ -209,13 +209,13 @@ describeEachDatabase(
         expect(res.body).toMatchObject({ expires_at: null, status: 'PENDING' });
         server.clock.advanceSeconds(10 * WEEK);
         expect((await server.request('GET', `/v0/invites/${res.body.id}`)).body.status).toBe('PENDING');
-        await expectError(409, invite({ email: 'sam@example.com', group_ids: [auditors.id] }), /already has a PENDING invite/);
+        await expectError(400, invite({ email: 'sam@example.com', group_ids: [auditors.id] }), /already has a PENDING invite/);
       });
 
       it('refuses addresses of users of the organization, unknown groups and invalid addresses', async () => {
         const auditors = await createGroup();
         const dana = await addUser({ email: 'dana@example.com' });
-        await expectError(409, invite({ email: 'Dana@example.com', group_ids: [auditors.id] }), new RegExp(`^email: dana@example\\.com already belongs to user ${dana.id}$`));
+        await expectError(400, invite({ email: 'Dana@example.com', group_ids: [auditors.id] }), new RegExp(`^email: dana@example\\.com already belongs to user ${dana.id}$`));
         const missing = newId();
         await expectError(404, invite({ email: 'new@example.com', group_ids: [auditors.id, missing] }), new RegExp(`^group_ids: group ${missing} not found$`));
         await expectError(400, invite({ email: 'not an address', group_ids: [auditors.id] }), /^email: must match format "email"$/);

@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { parse } from 'yaml';
 import { tarDirectory } from '../../client/src/node.js';
 import { nextAccount as nextRoleAccount } from './compliance.js';
 import { nextAccount as nextConductorAccount } from './conductor.js';
@@ -28,6 +29,10 @@ const childEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({
   ...extra,
 });
 
+/** A user's environment: the children's without the test runner's NODE_OPTIONS (--experimental-vm-modules, warnings hidden). */
+const plainNodeEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv =>
+  Object.fromEntries(Object.entries(childEnv(extra)).filter(([name]) => name !== 'NODE_OPTIONS'));
+
 interface Run {
   code: number;
   stdout: string;
@@ -47,6 +52,35 @@ const succeeded = (result: Run, what: string): Run => {
   expect(result.code, `${what} failed:\n${result.stdout}\n${result.stderr}`).toBe(0);
   return result;
 };
+
+/** Offline where npm's cache has what is asked for; the registry otherwise. */
+const NPM_INSTALL_FLAGS = ['--prefer-offline', '--no-audit', '--no-fund'];
+
+/** The fenced block of `language` that comes first after the line of client/README.md starting with `anchor`. */
+async function readmeBlock(anchor: string, language: 'sh' | 'ts'): Promise<string> {
+  const lines = (await readFile(join(CLIENT_DIR, 'README.md'), 'utf8')).split('\n');
+  const at = lines.findIndex((line) => line.startsWith(anchor));
+  expect(at, `client/README.md has no line starting '${anchor}'`).toBeGreaterThanOrEqual(0);
+  const open = lines.findIndex((line, index) => index > at && line === `\`\`\`${language}`);
+  const close = lines.findIndex((line, index) => index > open && line === '```');
+  expect(open > at && close > open, `client/README.md has no ${language} block after '${anchor}'`).toBe(true);
+  return lines.slice(open + 1, close).join('\n');
+}
+
+/** The error statuses (not 2xx, not `default`) an operation of an API's spec documents, in ascending order. */
+async function documentedErrorStatuses(api: string, operationId: string): Promise<number[]> {
+  const spec = parse(await readFile(join(CLIENT_DIR, '..', 'generated', api, 'swagger.yaml'), 'utf8')) as {
+    paths: Record<string, Record<string, { operationId?: string; responses?: Record<string, unknown> }>>;
+  };
+  const operation = Object.values(spec.paths)
+    .flatMap((item) => Object.values(item))
+    .find((candidate) => candidate.operationId === operationId);
+  expect(operation, `${api} has an operation ${operationId}`).toBeDefined();
+  return Object.keys(operation!.responses ?? {})
+    .filter((status) => /^\d+$/.test(status) && !status.startsWith('2'))
+    .map(Number)
+    .sort((a, b) => a - b);
+}
 
 const tsc = (project: string, cwd: string) => run(join(cwd, 'node_modules', '.bin', 'tsc'), ['-p', project], cwd);
 
@@ -116,7 +150,7 @@ describe('the client package, packed and installed', () => {
     await mkdir(project);
     await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'client-consumer', private: true, type: 'module' }, null, 2));
     succeeded(
-      await run('npm', ['install', tarball, 'typescript@5.9.3', '@types/node@20.19.43', '--prefer-offline', '--no-audit', '--no-fund'], project),
+      await run('npm', ['install', tarball, 'typescript@5.9.3', '@types/node@20.19.43', ...NPM_INSTALL_FLAGS], project),
       'npm install',
     );
     for (const example of ['node.ts', 'browser.ts', 'typed-errors.ts']) await copyFile(join(EXAMPLES_DIR, example), join(project, example));
@@ -140,6 +174,14 @@ describe('the client package, packed and installed', () => {
       'package/dist/generated/compliance.d.ts',
       'package/dist/generated/conductor.d.ts',
       'package/dist/generated/console.d.ts',
+      'package/dist/cjs/package.json',
+      'package/dist/cjs/index.js',
+      'package/dist/cjs/index.d.ts',
+      'package/dist/cjs/node.js',
+      'package/dist/cjs/node.d.ts',
+      'package/dist/cjs/generated/compliance.d.ts',
+      'package/dist/cjs/generated/conductor.d.ts',
+      'package/dist/cjs/generated/console.d.ts',
       'package/examples/node.ts',
       'package/examples/browser.ts',
       'package/LICENSE',
@@ -151,24 +193,56 @@ describe('the client package, packed and installed', () => {
     expect(listing.filter((file) => /\.test\.|\/src\//.test(file) || (file.startsWith('package/dist/') && file.endsWith('.ts') && !file.endsWith('.d.ts')))).toEqual([]);
   });
 
-  it('depends on openapi-fetch only, and exports the main and the node entry points', async () => {
+  it('depends on openapi-fetch only, and exports the main and the node entry points, each as an ES module and as CommonJS', async () => {
     const manifest = JSON.parse(await readFile(join(project, 'node_modules', '@compliance-conductor', 'client', 'package.json'), 'utf8'));
     expect(manifest.dependencies).toEqual({ 'openapi-fetch': '^0.17.0' });
     expect(manifest.devDependencies).toBeUndefined();
     expect(Object.keys(manifest.exports)).toEqual(expect.arrayContaining(['.', './node']));
+    for (const entry of ['index', 'node']) {
+      expect(manifest.exports[entry === 'index' ? '.' : './node']).toEqual({
+        import: { types: `./dist/${entry}.d.ts`, default: `./dist/${entry}.js` },
+        require: { types: `./dist/cjs/${entry}.d.ts`, default: `./dist/cjs/${entry}.js` },
+      });
+    }
     expect(manifest.type).toBe('module');
-    // The main entry point must load where there is no Node: it imports nothing but itself and openapi-fetch.
-    const index = join(project, 'node_modules', '@compliance-conductor', 'client', 'dist');
-    for (const file of (await readdir(index)).filter((name) => name.endsWith('.js') && name !== 'node.js')) {
-      const source = await readFile(join(index, file), 'utf8');
-      const imports = [...source.matchAll(/from\s+['"]([^'"]+)['"]/g)].map((match) => match[1]);
-      expect(imports.filter((specifier) => specifier !== 'openapi-fetch' && !specifier!.startsWith('./')), file).toEqual([]);
+    const dist = join(project, 'node_modules', '@compliance-conductor', 'client', 'dist');
+    expect(JSON.parse(await readFile(join(dist, 'cjs', 'package.json'), 'utf8'))).toEqual({ type: 'commonjs' });
+    // The main entry point must load where there is no Node: it imports nothing but itself and openapi-fetch, in
+    // both builds.
+    for (const [dir, loads] of [
+      [dist, /from\s+['"]([^'"]+)['"]/g],
+      [join(dist, 'cjs'), /require\(['"]([^'"]+)['"]\)/g],
+    ] as const) {
+      const files = (await readdir(dir)).filter((name) => name.endsWith('.js') && name !== 'node.js');
+      expect(files, dir).toContain('index.js');
+      for (const file of files) {
+        const source = await readFile(join(dir, file), 'utf8');
+        const imports = [...source.matchAll(loads)].map((match) => match[1]);
+        expect(imports.filter((specifier) => specifier !== 'openapi-fetch' && !specifier!.startsWith('./')), join(dir, file)).toEqual([]);
+      }
     }
   });
 
-  it('loads with require() as well as import', async () => {
-    const script = "const c = require('@compliance-conductor/client'); const n = require('@compliance-conductor/client/node'); console.log(typeof c.createComplianceClient, typeof n.readArchive);";
-    expect(succeeded(await run(process.execPath, ['-e', script], project), 'require').stdout.trim()).toBe('function function');
+  it('loads with require() as well as import: require() gets the CommonJS build, import the ES module build', async () => {
+    const script = [
+      "const c = require('@compliance-conductor/client'); const n = require('@compliance-conductor/client/node');",
+      'console.log(typeof c.createComplianceClient, typeof n.readArchive);',
+      "console.log(require.resolve('@compliance-conductor/client')); console.log(require.resolve('@compliance-conductor/client/node'));",
+      "import('@compliance-conductor/client').then((m) => console.log(typeof m.createComplianceClient));",
+    ].join('\n');
+    // Node's own options only: the test runner's (--experimental-vm-modules, hidden warnings) are not a user's.
+    const result = succeeded(await run(process.execPath, ['-e', script], project, plainNodeEnv()), 'require');
+    const [types, main, node, imported] = result.stdout.trim().split('\n');
+    expect(types).toBe('function function');
+    expect(main).toMatch(/\/@compliance-conductor\/client\/dist\/cjs\/index\.js$/);
+    expect(node).toMatch(/\/@compliance-conductor\/client\/dist\/cjs\/node\.js$/);
+    expect(imported).toBe('function');
+    expect(result.stderr).toBe('');
+    const resolved = succeeded(
+      await run(process.execPath, ['--input-type=module', '-e', "console.log(import.meta.resolve('@compliance-conductor/client'))"], project, plainNodeEnv()),
+      'import.meta.resolve',
+    );
+    expect(resolved.stdout.trim()).toMatch(/\/@compliance-conductor\/client\/dist\/index\.js$/);
   });
 
   it('installs the compliance-conductor command', async () => {
@@ -178,7 +252,7 @@ describe('the client package, packed and installed', () => {
 
   it('the browser example and the typed-error checks compile with the DOM library and no Node types', async () => {
     succeeded(await tsc('tsconfig.browser.json', project), 'tsc (browser)');
-  });
+  }, 180_000);
 
   /**
    * Code that must not compile, in one project compiled once (each file's errors are told apart by file name):
@@ -215,7 +289,7 @@ export async function conflict(): Promise<409 | undefined> {
     expect(result.code).not.toBe(0);
     expect(result.stdout).toMatch(/browser-with-node\.ts\(1,\d+\): error TS2307: Cannot find module 'node:fs\/promises'/);
     expect(result.stdout).toMatch(/browser-with-node\.ts\(\d+,\d+\): error TS\d+: Cannot find name 'process'/);
-  });
+  }, 180_000);
 
   it('a status the operation does not document fails the compile', async () => {
     const result = await compileRefused();
@@ -223,8 +297,8 @@ export async function conflict(): Promise<409 | undefined> {
     const [error] = result.stdout.split('\n').filter((line) => line.startsWith('wrong-status.ts'));
     expect(error).toMatch(/^wrong-status\.ts\(6,9\): error TS2322: Type '(\d+ \| )+\d+' is not assignable to type '409'/);
     // The union is exactly getScan's documented error statuses.
-    expect(error!.match(/Type '([^']+)'/)![1]!.split(' | ').map(Number).sort((a, b) => a - b)).toEqual([400, 401, 403, 404, 500]);
-  });
+    expect(error!.match(/Type '([^']+)'/)![1]!.split(' | ').map(Number).sort((a, b) => a - b)).toEqual(await documentedErrorStatuses('compliance', 'getScan'));
+  }, 180_000);
 
   describe('the Node example against a live server', () => {
     let server: TestServer;
@@ -310,5 +384,112 @@ export async function conflict(): Promise<409 | undefined> {
       expect(step('dry-run-refused')).toEqual({ step: 'dry-run-refused', status: 'FAILED', errors: ['rule.violation'] });
       step('done');
     }, 180_000);
+  });
+
+  /**
+   * New projects made as client/README.md says, its commands run as they stand but for the package (the tarball) and
+   * the versions of TypeScript and @types/node (the repository's): then the README's example, compiled with
+   * `tsc --strict`, run against a live server.
+   */
+  describe("the README's ES module and CommonJS projects, against a live server", () => {
+    let server: TestServer;
+    let dispose: () => Promise<void>;
+
+    beforeAll(async () => {
+      const db = await openTestDatabase(DATABASE_TARGETS[0]!);
+      dispose = db.dispose;
+      server = await startTestServer(db);
+      server.services.jobs.start();
+    });
+
+    afterAll(async () => {
+      await server?.services.jobs.stop(5_000);
+      await server?.close();
+      await dispose?.();
+    });
+
+    async function readmeProject(dir: string, anchor: string): Promise<void> {
+      const { devDependencies } = JSON.parse(await readFile(join(CLIENT_DIR, '..', 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+      const substituted: string[] = [];
+      const steps = (await readmeBlock(anchor, 'sh'))
+        .split('\n')
+        .map((line) => line.replace(/\s+#.*$/, '').trim())
+        .filter(Boolean)
+        .map((line) => {
+          if (line === 'npm install @compliance-conductor/client') {
+            substituted.push('the package');
+            return ['npm', 'install', tarball, ...NPM_INSTALL_FLAGS].join(' ');
+          }
+          if (line === 'npm install --save-dev typescript @types/node') {
+            substituted.push('the tools');
+            return ['npm', 'install', '--save-dev', `typescript@${devDependencies.typescript}`, `@types/node@${devDependencies['@types/node']}`, ...NPM_INSTALL_FLAGS].join(' ');
+          }
+          return line;
+        });
+      expect(substituted, `the README's commands after '${anchor}' install the package and the tools`).toEqual(['the package', 'the tools']);
+      await mkdir(dir);
+      for (const step of steps) succeeded(await run('sh', ['-c', step], dir, plainNodeEnv()), step);
+    }
+
+    /** What the README has a project set, and the error its example fails to compile with when the setting is undone. */
+    const WITHOUT_NODE_TYPES = { undone: { types: [] }, error: /^example\.ts\(\d+,\d+\): error TS2591: Cannot find name 'process'/m };
+    const WITH_VERBATIM_SYNTAX = { undone: { verbatimModuleSyntax: true }, error: /^example\.ts\(1,\d+\): error TS1295: ECMAScript imports and exports cannot be written in a CommonJS file/m };
+
+    for (const kind of [
+      {
+        name: 'an ES module project',
+        anchor: 'An ES module project',
+        dir: 'esm-project',
+        type: 'module',
+        loads: /^import \{[^}]*\} from '@compliance-conductor\/client';$/m,
+        settings: [WITHOUT_NODE_TYPES],
+      },
+      {
+        name: 'a CommonJS project',
+        anchor: 'A CommonJS project',
+        dir: 'cjs-project',
+        type: 'commonjs',
+        loads: /= require\("@compliance-conductor\/client"\);$/m,
+        settings: [WITHOUT_NODE_TYPES, WITH_VERBATIM_SYNTAX],
+      },
+    ]) {
+      it(`${kind.name}: the README's example compiles with tsc --strict and runs`, async () => {
+        const dir = join(work, kind.dir);
+        await readmeProject(dir, kind.anchor);
+        expect(JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')).type).toBe(kind.type);
+
+        await writeFile(join(dir, 'example.ts'), await readmeBlock('## Node', 'ts'));
+        succeeded(await run('npx', ['tsc', '--strict'], dir, plainNodeEnv()), 'npx tsc --strict');
+        expect(await readFile(join(dir, 'example.js'), 'utf8')).toMatch(kind.loads);
+        // Each setting the README asks for is needed: undone, the example does not compile.
+        for (const setting of kind.settings) {
+          await writeFile(join(dir, 'tsconfig.undone.json'), JSON.stringify({ extends: './tsconfig.json', compilerOptions: { ...setting.undone, noEmit: true } }));
+          const undone = await run('npx', ['tsc', '--strict', '-p', 'tsconfig.undone.json'], dir, plainNodeEnv());
+          expect(undone.code, JSON.stringify(setting.undone)).not.toBe(0);
+          expect(undone.stdout).toMatch(setting.error);
+        }
+
+        await server.useNewTenant();
+        const [clientId, clientSecret] = Buffer.from(server.auth.slice('Basic '.length), 'base64').toString().split(':') as [string, string];
+        const result = succeeded(
+          await run(
+            process.execPath,
+            ['example.js'],
+            dir,
+            plainNodeEnv({ COMPLIANCE_URL: server.baseUrl, COMPLIANCE_CLIENT_ID: clientId, COMPLIANCE_CLIENT_SECRET: clientSecret, CONDUCTOR_SECRET: ROOT_SECRET }),
+            120_000,
+          ),
+          'node example.js',
+        );
+        const [scanned, accounts] = result.stdout.trim().split('\n');
+        const [, compliant, noncompliant] = /^scan SUCCESS: (\d+) compliant, (\d+) noncompliant resources$/.exec(scanned ?? '') ?? [];
+        expect(Number(compliant) + Number(noncompliant), result.stdout).toBeGreaterThan(0);
+        expect(accounts).toMatch(/^\d+ conductor accounts$/);
+        expect(result.stderr).toBe('');
+        // What the program did is on the server: its environment, scanned.
+        const environments = await server.request('GET', '/v0/environments');
+        expect(environments.body.items).toEqual([expect.objectContaining({ name: 'prod', scan_status: 'SUCCESS' })]);
+      }, 360_000);
+    }
   });
 });

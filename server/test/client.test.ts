@@ -103,6 +103,10 @@ describeEachDatabase(
       const yaml = await compliance.GET('/swagger', { parseAs: 'text', headers: { Accept: 'application/yaml' } });
       expect(yaml.response.headers.get('content-type')).toMatch(/^application\/yaml/);
       expect(yaml.data).toMatch(/^swagger: '2\.0'$/m);
+      // The conductor's own, the same way.
+      expect(await unwrap(conductor.GET('/swagger'))).toMatchObject({ swagger: '2.0', basePath: '/api/v0' });
+      const conductorYaml = await conductor.GET('/swagger', { parseAs: 'text', headers: { Accept: 'application/yaml' } });
+      expect(conductorYaml.data).toMatch(/^basePath: \/api\/v0$/m);
     });
 
     it('returns the error body of a refused request', async () => {
@@ -155,7 +159,7 @@ describeEachDatabase(
         const started = await results(compliance).POST('/scans', { params: { query: { environment_id: environment.id } } });
         expect(started).toMatchObject({ ok: true, status: 201, data: { status: 'IN_PROGRESS' } });
         const again = await results(compliance).POST('/scans', { params: { query: { environment_id: environment.id } } });
-        expect(again).toMatchObject({ ok: false, status: 409, error: { code: 409 } });
+        expect(again).toMatchObject({ ok: false, status: 400, error: { type: 'WorkAlreadyStartedException', code: 400 } });
       });
 
       it('unwrap throws an ApiError naming the operation, with the status and the API error body', async () => {

@@ -4,7 +4,7 @@ import type { OrgUser } from '../src/domain/users/types.js';
 import { KyselyUserRepository } from '../src/storage/repositories/users.js';
 import { conductorClient } from './conductor.js';
 import { describeEachDatabase } from './databases.js';
-import { useTestServer, type TestServer } from './server.js';
+import { UNLIMITED_AUTHENTICATION_FAILURES, useTestServer, type TestServer } from './server.js';
 import { expect } from './expect.js';
 
 /**
@@ -19,7 +19,8 @@ const PASSWORD = 'correct horse battery staple';
 describeEachDatabase(
   'concurrent updates',
   (db) => {
-    const testServer = useTestServer(db);
+    // Each round tries the secret that was replaced or revoked: failures the authentication limits would count.
+    const testServer = useTestServer(db, { authenticationLimits: UNLIMITED_AUTHENTICATION_FAILURES });
     let server: TestServer;
     beforeEach(() => {
       server = testServer();

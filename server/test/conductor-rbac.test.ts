@@ -111,6 +111,8 @@ describeEachDatabase(
         server.clock.advanceSeconds(60);
         const reset = await asRoot('PUT', '/rbac/users/alice/secret');
         expect(reset.body).toEqual({ user: 'alice', secret: expect.stringMatching(/^[A-Za-z0-9_-]{43,}$/) });
+        // A secret shown once is kept by no cache on the way (the spec fixes the header; the dispatcher sends it).
+        expect(reset.headers.get('cache-control')).toBe('no-store');
         const refused = await server.request('GET', '/api/v0/rbac/status', { auth: first });
         expect(refused.status).toBe(401);
         expect(refused.headers.get('www-authenticate')).toMatch(/^Basic realm="conductor"/);
@@ -367,9 +369,13 @@ describe('the conductor authorization table', () => {
     expect(Object.keys(CONDUCTOR_ACCESS).sort()).toEqual(operations.map((op) => op.operationId).sort());
   });
 
-  it("maps each operation to `<its tag>:read` for GET and `<its tag>:write` otherwise", () => {
+  it("maps each operation to `<its tag>:read` for GET and `<its tag>:write` otherwise, but the public API description", () => {
     for (const { method, operationId, tag } of operations) {
       const access = CONDUCTOR_ACCESS[operationId as keyof typeof CONDUCTOR_ACCESS];
+      if ('public' in access) {
+        expect(operationId).toBe('getConductorSwagger');
+        continue;
+      }
       expect(access.action, operationId).toBe(`${tag}:${method === 'get' ? 'read' : 'write'}`);
     }
   });
@@ -400,7 +406,7 @@ describe('the conductor authorization table', () => {
   it('keeps the server from starting when an operation has no entry', () => {
     const withExtra: ApiDocument = {
       ...api,
-      operations: [...api.operations, { operationId: 'purgeEverything', method: 'post', path: '/purge', statuses: ['200'], responseMediaTypes: {}, jsonBodyRequired: false }],
+      operations: [...api.operations, { operationId: 'purgeEverything', method: 'post', path: '/purge', statuses: ['200'], responseMediaTypes: {}, fixedResponseHeaders: {}, jsonBodyRequired: false }],
     };
     expect(operationsWithoutAccess(withExtra)).toEqual(['purgeEverything']);
     expect(() => authorizeConductor(withExtra, {} as RbacService)).toThrow(/no authorization rule for purgeEverything/);

@@ -263,6 +263,57 @@ describeEachDatabase(
         expect(input.body).toEqual({ scan_id: done.id, resource_type: 'PROVA.EC2.Instance', resources: [], is_truncated: false });
       });
 
+      it('with via_download keeps the answer for an hour, where links.output downloads it; 20 per organization, the newest', async () => {
+        await server.useNewTenant();
+        const env = await createEnvironment();
+        const done = await scan(env.id);
+        const test = async (ruleText = VERSIONING, query = '?via_download=true') => {
+          const res = await server.request('POST', `/v0/rules/test${query}`, { body: { scan_id: done.id, rule_text: ruleText, resource_type: 'PROVA.S3.Bucket' } });
+          expect(res.status, res.text).toBe(200);
+          return res.body;
+        };
+        const download = (link: string) => server.request('GET', link);
+
+        const plain = await test(VERSIONING, '');
+        expect(plain.links).toBeUndefined();
+        const asked = await test();
+        expect(asked.links.output).toMatch(/^\/v0\/rules\/test\/outputs\/[0-9a-f-]{36}$/);
+        const { links, ...answer } = asked;
+        expect(answer).toEqual(plain);
+        const downloaded = await download(links.output);
+        expect(downloaded.status, downloaded.text).toBe(200);
+        expect(downloaded.body).toEqual(plain);
+
+        // Another organization's credentials find nothing there.
+        const other = await server.services.organizations.ensure(`other than ${server.orgId}`);
+        const { client, secret } = await server.services.apiClients.createWithSecret(other.id, 'other');
+        const otherAuth = `Basic ${Buffer.from(`${client.clientId}:${secret}`).toString('base64')}`;
+        expect((await server.request('GET', links.output, { auth: otherAuth })).status).toBe(404);
+
+        // An hour later it is gone.
+        server.clock.advanceSeconds(3_599);
+        expect((await download(links.output)).status).toBe(200);
+        server.clock.advanceSeconds(2);
+        const expired = await download(links.output);
+        expect(expired.status).toBe(404);
+        expect(expired.body).toEqual({ type: 'NotFound', code: 404, message: `rule test output ${links.output.split('/').pop()} not found` });
+
+        // The 20 newest are kept: the 21st replaces the oldest.
+        const outputs: string[] = [];
+        for (let index = 0; index < 21; index += 1) {
+          outputs.push((await test(`resource.properties.versioning != "${index}"`)).links.output);
+          server.clock.advanceSeconds(1);
+        }
+        expect((await download(outputs[0]!)).status).toBe(404);
+        for (const output of outputs.slice(1)) expect((await download(output)).status).toBe(200);
+        const kept = await db().handle.db.selectFrom('rule_test_outputs').select((eb) => eb.fn.countAll().as('n')).where('org_id', '=', server.orgId).executeTakeFirstOrThrow();
+        expect(Number(kept.n)).toBe(20);
+
+        // Outputs go with the environment of the scan they tested.
+        expect((await server.request('DELETE', `/v0/environments/${env.id}`)).status).toBe(204);
+        expect((await download(outputs[20]!)).status).toBe(404);
+      });
+
       it('evaluates the rule on every resource: PASS, FAIL, UNKNOWN for a missing field, ERROR otherwise', async () => {
         const env = await createEnvironment();
         const done = await scan(env.id);

@@ -1,8 +1,7 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -19,6 +18,8 @@ import { compositionTar } from './conductor.js';
 import { expect } from './expect.js';
 import { basic } from './server.js';
 import { adminQuery } from './postgres.js';
+import { WebhookReceiver } from './webhook-receiver.js';
+import { ServerProcess, serverEntry } from './server-process.js';
 
 /**
  * The fault matrix: for each kind of background work, a server process kills itself with SIGKILL at a fault point
@@ -31,9 +32,15 @@ import { adminQuery } from './postgres.js';
  * passes and how often; each run then arms one (point, hit) of that trace, and the server that reaches it dies
  * there. So a failing run replays exactly: its message prints the command (FAULT_SEED and FAULT_ONLY).
  *
+ * The give-up column has one run per kind of job (the kinds with `giveUp` below), in the SQLite cells after their
+ * fault runs: the job is killed at its first point (`…:claimed`) in every attempt, until the queue gives it up; then
+ * what it worked on must have ended with the reason (a scan ERROR, a dry-run FAILED, a kill left SUSPENDED, a
+ * delivery recorded failed), and new work on the same environment, account or process must succeed at once.
+ * FAULT_ONLY=give-up[/<kind>] runs it alone.
+ *
  * FAULT_SEED picks the hits and the accounts' inventories (fixed by default). FAULT_RUNS sets the runs per kind;
  * by default one per distinct point of the trace, each point once. FAULT_ONLY=<target>[/<kind>[/<run>]] runs one
- * target, one kind of it, or one run of it (targets: sqlite, postgres; kinds: their `name` below).
+ * target, one kind of it, or one run of it (targets: sqlite, postgres, give-up; kinds: their `name` below).
  */
 const SEED = process.env.FAULT_SEED || 'fault-matrix';
 const RUNS = process.env.FAULT_RUNS ? Number(process.env.FAULT_RUNS) : undefined;
@@ -52,66 +59,7 @@ const SETTLE_TIMEOUT_MS = 45_000;
  * see first: a run whose work looks settled is given this long to reach its point before it counts as a miss.
  */
 const LAST_POINT_GRACE_MS = 100;
-/**
- * How a server or the admin command is started: from the build FAULT_BUILD names (`make test-faults` builds dist/
- * first; a compiled server starts several times faster than one compiled on the fly), otherwise from source.
- */
-const BUILD = process.env.FAULT_BUILD;
-const entry = (script: 'main' | 'admin'): string[] => (BUILD ? [join(BUILD, `server/src/${script}.js`)] : ['--import', 'tsx', `server/src/${script}.ts`]);
 const run = promisify(execFile);
-
-// ---------------------------------------------------------------------------------------------------------------
-// Server processes
-
-class ServerProcess {
-  readonly child: ChildProcess;
-  /** Resolves with the port once the server listens; rejects when it exits first (e.g. killed while starting). */
-  readonly ready: Promise<number>;
-  readonly exited: Promise<void>;
-  port: number | undefined;
-  killed = false;
-  /** How the process ended, once it did: killed by the test, or by itself at the armed fault point. */
-  exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-  output = '';
-
-  constructor(env: NodeJS.ProcessEnv) {
-    this.child = spawn(process.execPath, entry('main'), { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    this.exited = new Promise((resolve) =>
-      this.child.once('exit', (code, signal) => {
-        this.exit = { code, signal };
-        resolve();
-      }),
-    );
-    this.ready = new Promise((resolve, reject) => {
-      this.child.stdout!.on('data', (chunk: Buffer) => {
-        this.output += chunk.toString();
-        const match = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(this.output);
-        if (match && this.port === undefined) {
-          this.port = Number(match[1]);
-          resolve(this.port);
-        }
-      });
-      this.child.stderr!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
-      this.child.once('exit', (code, signal) => reject(new Error(`server exited (${code ?? signal}) before listening:\n${this.output}`)));
-    });
-    // A server killed while starting is expected; whoever needs it listening awaits `ready` and sees the failure.
-    this.ready.catch(() => undefined);
-  }
-
-  get pid(): number {
-    return this.child.pid!;
-  }
-
-  get listening(): boolean {
-    return this.port !== undefined && !this.killed && this.exit === undefined;
-  }
-
-  async kill(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
-    this.killed = true;
-    this.child.kill(signal);
-    await this.exited;
-  }
-}
 
 interface Reply {
   status: number;
@@ -156,34 +104,6 @@ async function freshDatabase(target: Target, dir: string): Promise<{ url: string
 // ---------------------------------------------------------------------------------------------------------------
 // The kinds of work
 
-/**
- * A webhook receiver counting what it received of each delivery. It answers at once: a delivery whose sender dies
- * while the answer is on its way is one received and not recorded, as at the point `…:sent`.
- */
-class WebhookReceiver {
-  readonly received = new Map<string, number>();
-  private server: Server | undefined;
-  port = 0;
-
-  async start(): Promise<void> {
-    this.server = createServer((req, res) => {
-      req.resume();
-      req.on('end', () => {
-        const id = String(req.headers['x-delivery-id']);
-        this.received.set(id, (this.received.get(id) ?? 0) + 1);
-        res.writeHead(204).end();
-      });
-    });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.port = (this.server.address() as { port: number }).port;
-  }
-
-  async stop(): Promise<void> {
-    this.server?.closeAllConnections();
-    await new Promise((resolve) => this.server?.close(resolve));
-  }
-}
-
 interface Context {
   /** A request to a listening server (as root on the conductor API, as the API client on the compliance API). */
   call(method: string, path: string, body?: unknown): Promise<Reply>;
@@ -204,8 +124,8 @@ interface Kind {
   driftRate?: number;
   setup(ctx: Context): Promise<void>;
   /**
-   * What a run (-1: the calibration) works on, made before its fault is armed: a run depends on nothing an earlier
-   * run did, so that it replays alone.
+   * What a run (-1: the calibration; GIVE_UP_RUN: the give-up column's) works on, made before its fault is armed:
+   * a run depends on nothing an earlier run did, so that it replays alone.
    */
   prepare?(ctx: Context, run: number): Promise<void>;
   /** Starts the run's work; resolves when its request is answered (or its server died). */
@@ -214,6 +134,16 @@ interface Kind {
   unfinished(db: Kysely<Database>): Promise<number>;
   check(ctx: Context): Promise<void>;
   newWork(ctx: Context): Promise<void>;
+  /** The kind's cell of the give-up column, if it has one (one per kind of job). */
+  giveUp?: GiveUp;
+}
+
+/** How a kind's job is given up in the give-up column, and what must show for it. */
+interface GiveUp {
+  /** The job killed in every attempt. */
+  jobKind: string;
+  /** What the job `jobId` worked on ended with `reason` (the job's error), and nothing waits on it. */
+  check(ctx: Context, reason: string, jobId: string): Promise<void>;
 }
 
 const count = async (query: { executeTakeFirstOrThrow(): Promise<{ n: unknown }> }): Promise<number> => Number((await query.executeTakeFirstOrThrow()).n);
@@ -243,8 +173,11 @@ function accountNumber(name: string): string {
   }
 }
 
-/** The run's name in names of things it works on: `calibration`, or its number. */
-const runName = (run: number): string => (run < 0 ? 'calibration' : String(run));
+/** The give-up column's run, as `prepare` and `begin` are told. */
+const GIVE_UP_RUN = -2;
+
+/** The run's name in names of things it works on: `calibration`, `give-up`, or its number. */
+const runName = (run: number): string => (run === GIVE_UP_RUN ? 'give-up' : run < 0 ? 'calibration' : String(run));
 
 async function addAccount(ctx: Context, name: string): Promise<string> {
   const res = await ctx.call('POST', '/api/v0/accounts', { name, provider: 'provider_a', account_id: accountNumber(name) });
@@ -424,6 +357,17 @@ const KINDS: Kind[] = [
     async newWork(ctx) {
       for (const environment of ctx.state.environments.values()) await scanSucceeds(ctx, environment);
     },
+    giveUp: {
+      jobKind: 'scan',
+      async check(ctx, reason, jobId) {
+        await scansAreSettled(ctx.db, 0);
+        const scan = await ctx.db.selectFrom('scans').select(['id', 'environment_id']).where('job_id', '=', jobId).executeTakeFirstOrThrow();
+        const answer = await ctx.call('GET', `/v0/scans/${scan.id}`);
+        expect({ status: answer.body.status, message: answer.body.message }).toEqual({ status: 'ERROR', message: `the scan was given up: ${reason}` });
+        const environment = await ctx.call('GET', `/v0/environments/${scan.environment_id}`);
+        expect(environment.body.scan_status).toBe('ERROR');
+      },
+    },
   },
   {
     name: 'dry-run',
@@ -451,8 +395,17 @@ const KINDS: Kind[] = [
         const answered = await ctx.call('GET', `/api/v0/dry-run/${requested.body.id}?timeout=30`);
         expect(answered.body).toMatchObject({ status: 'SUCCEEDED', errors: [] });
       }
-      const fid = await createProcess(ctx, ctx.state.accounts.get(-1), 'after-faults');
-      await converged(ctx, fid);
+      const [first] = ctx.state.accounts.values();
+      await converged(ctx, await createProcess(ctx, first, 'after-faults'));
+    },
+    giveUp: {
+      jobKind: 'conductor.dry-run',
+      async check(ctx, reason, jobId) {
+        const dryRun = await ctx.db.selectFrom('conductor_dry_runs').select('id').where('job_id', '=', jobId).executeTakeFirstOrThrow();
+        const answer = await ctx.call('GET', `/api/v0/dry-run/${dryRun.id}`);
+        expect(answer.body).toMatchObject({ status: 'FAILED', plan: [], errors: [{ code: 'dry_run.error', message: `the dry-run could not be completed: ${reason}` }] });
+        await inventoriesAreWhole(ctx.db);
+      },
     },
   },
   {
@@ -547,6 +500,18 @@ const KINDS: Kind[] = [
       await converged(ctx, await createProcess(ctx, ctx.state.account, 'after-faults'));
       await processesAreSettled(ctx.db);
     },
+    giveUp: {
+      jobKind: 'conductor.process',
+      async check(ctx, reason, jobId) {
+        await processesAreSettled(ctx.db);
+        const kill = await ctx.db.selectFrom('conductor_jobs').select(['fid', 'purpose', 'status', 'message']).where('queue_job_id', '=', jobId).executeTakeFirstOrThrow();
+        expect(kill).toEqual({ fid: kill.fid, purpose: 'kill', status: 'failed', message: reason });
+        const process = await ctx.call('GET', `/api/v0/processes/${kill.fid}`);
+        expect(process.body.state).toBe('SUSPENDED');
+        const history = await ctx.call('GET', `/api/v0/processes/${kill.fid}/history`);
+        expect(history.body.items.at(-1)).toMatchObject({ event: 'kill_failed', details: { reason } });
+      },
+    },
   },
   {
     name: 'notification-delivery',
@@ -593,7 +558,7 @@ const KINDS: Kind[] = [
           status: 'succeeded',
           succeeded: 1,
         });
-        expect({ delivery: delivery.id, sent: (ctx.webhook.received.get(delivery.id) ?? 0) > 0 }).toEqual({ delivery: delivery.id, sent: true });
+        expect({ delivery: delivery.id, sent: ctx.webhook.timesReceived(delivery.id) > 0 }).toEqual({ delivery: delivery.id, sent: true });
       }
     },
     async newWork(ctx) {
@@ -606,6 +571,21 @@ const KINDS: Kind[] = [
       const delivered = await ctx.db.selectFrom('notification_deliveries').select('status').where('scan_id', '=', newest.body.items[0].id).execute();
       expect(delivered).toEqual([{ status: 'succeeded' }]);
     },
+    giveUp: {
+      jobKind: 'notification-delivery',
+      async check(ctx, reason, jobId) {
+        await scansAreSettled(ctx.db, 0.05);
+        const notifications = await ctx.call('GET', '/v0/notifications');
+        const [notification] = notifications.body.items;
+        expect(notification.last_error).toBe(`webhook: ${reason} (gave up after 5 attempts)`);
+        const deliveries = await ctx.call('GET', `/v0/notifications/${notification.notification_id}/deliveries?max_items=100`);
+        // Killed before sending in every attempt: nothing went out, and the give-up is the one attempt recorded.
+        expect(deliveries.body.items.filter((d: { delivery_id: string }) => d.delivery_id === jobId)).toEqual([
+          expect.objectContaining({ attempt: 5, status: 'failed', will_retry: false, error: reason, http_status: null }),
+        ]);
+        expect(ctx.webhook.timesReceived(jobId)).toBe(0);
+      },
+    },
   },
 ];
 
@@ -616,12 +596,16 @@ interface Target {
   name: 'sqlite' | 'postgres';
   /** Server processes sharing the database. */
   servers: 1 | 2;
+  /** Its cells also run the give-up column's run of their kind (see giveUpInCell). */
+  giveUpColumn: boolean;
 }
 
 const ALL_TARGETS: Target[] = [
-  { name: 'sqlite', servers: 1 },
-  { name: 'postgres', servers: 2 },
+  { name: 'sqlite', servers: 1, giveUpColumn: true },
+  { name: 'postgres', servers: 2, giveUpColumn: false },
 ];
+/** As FAULT_ONLY names the give-up column: its runs alone, in the cells of the target that has it. */
+const GIVE_UP_COLUMN = 'give-up' as const;
 
 /** FAULT_ONLY=<target>[/<kind>[/<run>]]: what to run alone; unset, everything. */
 const ONLY = parseOnly(process.env.FAULT_ONLY);
@@ -629,22 +613,29 @@ const ONLY = parseOnly(process.env.FAULT_ONLY);
 function parseOnly(raw: string | undefined): { target: string; kind?: string; run?: number } | undefined {
   if (!raw) return undefined;
   const [target, kind, run, ...rest] = raw.split('/');
-  const known = `targets: ${ALL_TARGETS.map((t) => t.name).join(', ')}; kinds: ${KINDS.map((k) => k.name).join(', ')}`;
-  if (rest.length > 0 || !ALL_TARGETS.some((t) => t.name === target) || (kind !== undefined && !KINDS.some((k) => k.name === kind)) || (run !== undefined && !/^[0-9]+$/.test(run))) {
-    throw new Error(`FAULT_ONLY must be <target>[/<kind>[/<run>]] (${known}), got '${raw}'`);
+  const known = `targets: ${[...ALL_TARGETS.map((t) => t.name), GIVE_UP_COLUMN].join(', ')}; kinds: ${KINDS.map((k) => k.name).join(', ')}`;
+  const giveUp = target === GIVE_UP_COLUMN;
+  if (
+    rest.length > 0 ||
+    !(giveUp || ALL_TARGETS.some((t) => t.name === target)) ||
+    (kind !== undefined && !KINDS.some((k) => k.name === kind && (!giveUp || k.giveUp))) ||
+    (run !== undefined && (giveUp || !/^[0-9]+$/.test(run)))
+  ) {
+    throw new Error(`FAULT_ONLY must be <target>[/<kind>[/<run>]] or ${GIVE_UP_COLUMN}[/<kind>] (${known}), got '${raw}'`);
   }
   if (target === 'postgres' && !POSTGRES_URL) throw new Error(`FAULT_ONLY='${raw}' needs TEST_DATABASE_URL`);
   return { target: target!, ...(kind !== undefined && { kind }), ...(run !== undefined && { run: Number(run) }) };
 }
 
-const TARGETS = ALL_TARGETS.filter((t) => (t.name === 'sqlite' || POSTGRES_URL) && (!ONLY || ONLY.target === t.name));
+const TARGETS = ALL_TARGETS.filter((t) => (t.name === 'sqlite' || POSTGRES_URL) && (!ONLY || ONLY.target === t.name || (ONLY.target === GIVE_UP_COLUMN && t.giveUpColumn)));
 
 const shellWord = (word: string): string => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`);
 
-/** The command that runs a cell, or one run of it, again as it ran. */
-function replayCommand(target: Target, kind: Kind, run?: number): string {
-  const words = [`FAULT_SEED=${shellWord(SEED)}`, `FAULT_ONLY=${shellWord([target.name, kind.name, ...(run === undefined ? [] : [String(run)])].join('/'))}`];
-  if (run === undefined && RUNS !== undefined) words.push(`FAULT_RUNS=${RUNS}`);
+/** The command that runs a cell, one run of it, or its give-up run, again as it ran. */
+function replayCommand(target: Target, kind: Kind, run?: number, column?: typeof GIVE_UP_COLUMN): string {
+  const only = column ? [column, kind.name] : [target.name, kind.name, ...(run === undefined ? [] : [String(run)])];
+  const words = [`FAULT_SEED=${shellWord(SEED)}`, `FAULT_ONLY=${shellWord(only.join('/'))}`];
+  if (run === undefined && column === undefined && RUNS !== undefined) words.push(`FAULT_RUNS=${RUNS}`);
   if (target.name === 'postgres') words.push(`TEST_DATABASE_URL=${shellWord(POSTGRES_URL!)}`);
   return `${words.join(' ')} make test-faults`;
 }
@@ -832,11 +823,36 @@ interface CellOutcome {
   runs: RunOutcome[];
   /** Jobs another server took over (two servers). */
   takeovers: number;
+  /** The give-up column's run, when the target has the column. */
+  giveUp?: GiveUpOutcome;
   wallMs: number;
 }
 
-/** Runs one kind through its faults on one target. */
-async function faultMatrix(target: Target, kind: Kind): Promise<CellOutcome> {
+/** What a cell runs in: a database of its own, the target's servers on it, a client, and the kind set up. */
+interface Cell {
+  armedFile: string;
+  trace: Trace;
+  env: NodeJS.ProcessEnv;
+  /** A server that died is replaced in place. */
+  servers: ServerProcess[];
+  db: Kysely<Database>;
+  ctx: Context;
+  /** No job due or running, and nothing of the kind's unfinished. */
+  settled(): Promise<boolean>;
+  untilSettled(what: string): Promise<void>;
+  phase(name: string): void;
+}
+
+/**
+ * Sets a cell up, runs `body` in it and takes it down. A failure's message says where it happened (`where`), the
+ * command that replays it, and what the servers printed last.
+ */
+async function inCell<T>(
+  target: Target,
+  kind: Kind,
+  body: (cell: Cell) => Promise<T>,
+  where: (trace: Trace) => { text: string; run?: number; column?: typeof GIVE_UP_COLUMN },
+): Promise<T> {
   const started = Date.now();
   const phase = (name: string) => process.env.FAULT_VERBOSE && console.log(`${kind.title}: ${name} at ${Date.now() - started} ms`);
   const dir = await mkdtemp(join(tmpdir(), 'fault-matrix-'));
@@ -863,15 +879,11 @@ async function faultMatrix(target: Target, kind: Kind): Promise<CellOutcome> {
   const webhook = new WebhookReceiver();
   const servers: ServerProcess[] = [];
   let handle: DatabaseHandle | undefined;
-  const runs: RunOutcome[] = [];
-  let takeovers = 0;
   let auth = '';
-  /** The run under way, with what its servers passed once it settled, for the message of a failure. */
-  let current: { run: number; fault: ArmedFault; passed?: FaultTraceLine[] } | undefined;
   try {
     await webhook.start();
     if (kind.compliance) {
-      const { stdout } = await run(process.execPath, [...entry('admin'), 'api-clients', 'create', '--name', 'fault-matrix', '--json'], { cwd: PROJECT_ROOT, env });
+      const { stdout } = await run(process.execPath, [...serverEntry('admin'), 'api-clients', 'create', '--name', 'fault-matrix', '--json'], { cwd: PROJECT_ROOT, env });
       const credentials = JSON.parse(stdout) as { client_id: string; client_secret: string };
       auth = basic(credentials.client_id, credentials.client_secret);
     }
@@ -906,81 +918,12 @@ async function faultMatrix(target: Target, kind: Kind): Promise<CellOutcome> {
     await kind.setup(ctx);
     await untilSettled('the setup to finish');
     phase('set up');
-    // One run without a fault traces the points the kind's work passes, and how often.
-    await kind.prepare?.(ctx, -1);
-    await untilSettled('the calibration run to be prepared');
-    await trace.quiet();
-    await kind.begin(ctx, -1).catch(() => undefined);
-    await untilSettled('the calibration run');
-    const calibration = passesOf(await trace.quiet(), kind);
-    const points = [...calibration.keys()];
-    if (points.length === 0) throw new Error(`the calibration run passed no fault point of ${kind.jobKinds.join(', ')}`);
-    phase(`calibrated: ${describePasses(calibration)}`);
-
-    // Each distinct point once, in an order of the seed's, then round again with other hits when FAULT_RUNS asks
-    // for more; the hit of each run is drawn from a generator of its own, so that one run replays alone.
-    const order = new Random(`${SEED}:${target.name}:${kind.name}`).sample(points, points.length);
-    const runCount = RUNS ?? Math.min(points.length, MAX_DEFAULT_RUNS);
-    const indexes = ONLY?.run !== undefined ? [ONLY.run] : Array.from({ length: runCount }, (_, i) => i);
-    for (const i of indexes) {
-      const point = order[i % order.length]!;
-      const fault: ArmedFault = { id: `${SEED}:${target.name}/${kind.name}/${i}`, point, hit: new Random(`${SEED}:${target.name}:${kind.name}:${i}`).int(1, calibration.get(point)!) };
-      current = { run: i, fault };
-      await kind.prepare?.(ctx, i);
-      await untilSettled(`run ${i} to be prepared`);
-      await trace.quiet();
-      arm(armedFile, fault);
-      const work = kind.begin(ctx, i).catch(() => undefined);
-      const dead = await faultReached(servers, armedFile, fault, work, settled);
-      if (!dead) {
-        await work;
-      } else if (target.servers === 1) {
-        await work;
-        const restart = Date.now();
-        servers[0] = new ServerProcess(env);
-        await servers[0].ready;
-        phase(`run ${i}: ${point}#${fault.hit} reached, restarted in ${Date.now() - restart} ms`);
-      } else {
-        // Two servers: the other must take over the jobs whose lease the dead one held, before its replacement
-        // starts.
-        const index = servers.indexOf(dead);
-        const survivor = servers.find((s, n) => n !== index)!;
-        const orphaned = (await busyJobs(db)).filter((j) => j.status === 'running' && ownerPid(j.lease_owner) === dead.pid).map((j) => j.id);
-        for (const id of orphaned) {
-          await waitFor(`job ${id} to be taken over`, async () => {
-            const job = await db.selectFrom('jobs').select(['status', 'lease_owner']).where('id', '=', id).executeTakeFirstOrThrow();
-            return job.status !== 'running' || ownerPid(job.lease_owner) === survivor.pid;
-          });
-          takeovers += 1;
-        }
-        await work;
-        servers[index] = new ServerProcess(env);
-        phase(`run ${i}: ${point}#${fault.hit} reached, ${orphaned.length} job(s) taken over`);
-      }
-      await untilSettled(`the work of run ${i} to be taken over and finished`);
-      current.passed = trace.take();
-      await jobsAreSettled(db);
-      await kind.check(ctx);
-      runs.push({ run: i, fault, killed: dead !== undefined });
-      current = undefined;
-    }
-    await Promise.all(servers.map((s) => s.ready));
-    phase('faults done');
-    await untilSettled('every job to finish after the last fault');
-    phase('settled');
-    await jobsAreSettled(db);
-    await kind.check(ctx);
-    phase('checked');
-    await kind.newWork(ctx);
-    phase('new work done');
-    return { calibration, runs, takeovers, wallMs: Date.now() - started };
+    return await body({ armedFile, trace, env, servers, db, ctx, settled, untilSettled, phase });
   } catch (error) {
     const logs = servers.map((s) => s.output.split('\n').filter((l) => !/^listening/.test(l)).slice(-20).join('\n')).join('\n---\n');
-    const where = current
-      ? `run ${current.run}: fault at ${current.fault.point}#${current.fault.hit}; passed since it was armed: ${describeRun(current.passed ?? trace.take(), kind)}`
-      : `outside the runs (runs done: ${runs.map((r) => `${r.run} ${r.fault.point}#${r.fault.hit}${r.killed ? '' : ' missed'}`).join(', ') || 'none'})`;
+    const { text, run: failedRun, column } = where(trace);
     throw Object.assign(error as Error, {
-      message: `${(error as Error).message}\n\n${where}\nreplay: ${replayCommand(target, kind, current?.run)}\n\nlast server output:\n${logs}`,
+      message: `${(error as Error).message}\n\n${text}\nreplay: ${replayCommand(target, kind, failedRun, column)}\n\nlast server output:\n${logs}`,
     });
   } finally {
     await Promise.all(servers.map((s) => (s.killed || s.exit !== undefined ? undefined : s.kill())));
@@ -991,30 +934,207 @@ async function faultMatrix(target: Target, kind: Kind): Promise<CellOutcome> {
   }
 }
 
+/**
+ * Runs one kind through its faults on one target, then, on a target with the give-up column, its give-up run (in
+ * the same servers and database: a cell of its own would start them and set the kind up again for one run). Under
+ * FAULT_ONLY=give-up only the give-up run.
+ */
+async function faultMatrix(target: Target, kind: Kind): Promise<CellOutcome> {
+  const started = Date.now();
+  const faultRuns = ONLY?.target !== GIVE_UP_COLUMN;
+  const giveUpRun = target.giveUpColumn && kind.giveUp !== undefined && ONLY?.run === undefined;
+  const runs: RunOutcome[] = [];
+  let takeovers = 0;
+  /** The run under way, with what its servers passed once it settled, for the message of a failure. */
+  let current: { run: number; fault: ArmedFault; passed?: FaultTraceLine[] } | undefined;
+  const giving: GiveUpProgress = { kills: [] };
+  const where = (trace: Trace) =>
+    giving.point !== undefined
+      ? { text: `give-up run: killed at ${giving.point} in attempts ${giving.kills.join(', ') || 'none yet'} of job ${giving.jobId ?? '(not claimed yet)'}`, column: GIVE_UP_COLUMN }
+      : current
+        ? { text: `run ${current.run}: fault at ${current.fault.point}#${current.fault.hit}; passed since it was armed: ${describeRun(current.passed ?? trace.take(), kind)}`, run: current.run }
+        : { text: `outside the runs (runs done: ${runs.map((r) => `${r.run} ${r.fault.point}#${r.fault.hit}${r.killed ? '' : ' missed'}`).join(', ') || 'none'})` };
+  return inCell(
+    target,
+    kind,
+    async (cell) => {
+      const { armedFile, trace, env, servers, db, ctx, settled, untilSettled, phase } = cell;
+      let calibration = new Map<string, number>();
+      if (faultRuns) {
+        // One run without a fault traces the points the kind's work passes, and how often.
+        await kind.prepare?.(ctx, -1);
+        await untilSettled('the calibration run to be prepared');
+        await trace.quiet();
+        await kind.begin(ctx, -1).catch(() => undefined);
+        await untilSettled('the calibration run');
+        calibration = passesOf(await trace.quiet(), kind);
+        if (calibration.size === 0) throw new Error(`the calibration run passed no fault point of ${kind.jobKinds.join(', ')}`);
+        phase(`calibrated: ${describePasses(calibration)}`);
+      }
+      const points = [...calibration.keys()];
+
+      // Each distinct point once, in an order of the seed's, then round again with other hits when FAULT_RUNS asks
+      // for more; the hit of each run is drawn from a generator of its own, so that one run replays alone.
+      const order = new Random(`${SEED}:${target.name}:${kind.name}`).sample(points, points.length);
+      const runCount = faultRuns ? (RUNS ?? Math.min(points.length, MAX_DEFAULT_RUNS)) : 0;
+      const indexes = ONLY?.run !== undefined ? [ONLY.run] : Array.from({ length: runCount }, (_, i) => i);
+      for (const i of indexes) {
+        const point = order[i % order.length]!;
+        const fault: ArmedFault = { id: `${SEED}:${target.name}/${kind.name}/${i}`, point, hit: new Random(`${SEED}:${target.name}:${kind.name}:${i}`).int(1, calibration.get(point)!) };
+        current = { run: i, fault };
+        await kind.prepare?.(ctx, i);
+        await untilSettled(`run ${i} to be prepared`);
+        await trace.quiet();
+        arm(armedFile, fault);
+        const work = kind.begin(ctx, i).catch(() => undefined);
+        const dead = await faultReached(servers, armedFile, fault, work, settled);
+        if (!dead) {
+          await work;
+        } else if (target.servers === 1) {
+          await work;
+          const restart = Date.now();
+          servers[0] = new ServerProcess(env);
+          await servers[0].ready;
+          phase(`run ${i}: ${point}#${fault.hit} reached, restarted in ${Date.now() - restart} ms`);
+        } else {
+          // Two servers: the other must take over the jobs whose lease the dead one held, before its replacement
+          // starts.
+          const index = servers.indexOf(dead);
+          const survivor = servers.find((s, n) => n !== index)!;
+          const orphaned = (await busyJobs(db)).filter((j) => j.status === 'running' && ownerPid(j.lease_owner) === dead.pid).map((j) => j.id);
+          for (const id of orphaned) {
+            await waitFor(`job ${id} to be taken over`, async () => {
+              const job = await db.selectFrom('jobs').select(['status', 'lease_owner']).where('id', '=', id).executeTakeFirstOrThrow();
+              return job.status !== 'running' || ownerPid(job.lease_owner) === survivor.pid;
+            });
+            takeovers += 1;
+          }
+          await work;
+          servers[index] = new ServerProcess(env);
+          phase(`run ${i}: ${point}#${fault.hit} reached, ${orphaned.length} job(s) taken over`);
+        }
+        await untilSettled(`the work of run ${i} to be taken over and finished`);
+        current.passed = trace.take();
+        await jobsAreSettled(db);
+        await kind.check(ctx);
+        runs.push({ run: i, fault, killed: dead !== undefined });
+        current = undefined;
+      }
+      await Promise.all(servers.map((s) => s.ready));
+      phase('faults done');
+      await untilSettled('every job to finish after the last fault');
+      phase('settled');
+      await jobsAreSettled(db);
+      await kind.check(ctx);
+      phase('checked');
+      const giveUp = giveUpRun ? await giveUpInCell(cell, target, kind as Kind & { giveUp: GiveUp }, giving) : undefined;
+      // New work on everything the runs worked on, the give-up run's too.
+      await kind.newWork(ctx);
+      phase('new work done');
+      return { calibration, runs, takeovers, ...(giveUp && { giveUp }), wallMs: Date.now() - started };
+    },
+    where,
+  );
+}
+
+/** How far the give-up run got, for the message of a failure. */
+interface GiveUpProgress {
+  point?: string;
+  jobId?: string;
+  /** The attempts killed so far. */
+  kills: number[];
+}
+
+interface GiveUpOutcome {
+  /** The point armed in every attempt, and the attempts it killed. */
+  point: string;
+  kills: number;
+  /** The job's error once given up. */
+  reason: string;
+  wallMs: number;
+}
+
+/**
+ * The give-up column's run: the kind's job is killed in every attempt, at its first point (`job:<kind>:claimed`,
+ * armed anew for each attempt), until no attempt is left and the queue gives it up. Then the job must be failed with
+ * the reason, every job settled, and what it worked on ended with the reason (kind.giveUp.check); the kind's new
+ * work, after this, shows that it takes new work at once.
+ */
+async function giveUpInCell(cell: Cell, target: Target, kind: Kind & { giveUp: GiveUp }, progress: GiveUpProgress): Promise<GiveUpOutcome> {
+  const started = Date.now();
+  const { armedFile, env, servers, db, ctx, untilSettled, phase } = cell;
+  const point = `job:${kind.giveUp.jobKind}:claimed`;
+  progress.point = point;
+  await kind.prepare?.(ctx, GIVE_UP_RUN);
+  await untilSettled('the give-up run to be prepared');
+  // Each attempt's fault is a new one, so that its hits count from the attempt's start.
+  const faultOf = (attempt: number): ArmedFault => ({ id: `${SEED}:${GIVE_UP_COLUMN}/${target.name}/${kind.name}/attempt-${attempt}`, point, hit: 1 });
+  let fault = faultOf(1);
+  arm(armedFile, fault);
+  const work = kind.begin(ctx, GIVE_UP_RUN).catch(() => undefined);
+  for (;;) {
+    const dead = (await faultReached(servers, armedFile, fault, work, async () => false))!;
+    const held = await db.selectFrom('jobs').selectAll().where('kind', '=', kind.giveUp.jobKind).where('status', '=', 'running').execute();
+    const job = held.find((j) => ownerPid(j.lease_owner) === dead.pid);
+    if (!job) throw new Error(`server ${dead.pid} died at ${point} holding no ${kind.giveUp.jobKind} job: ${JSON.stringify(held)}`);
+    progress.jobId ??= job.id;
+    expect({ job: job.id, attempt: job.attempts }).toEqual({ job: progress.jobId, attempt: progress.kills.length + 1 });
+    progress.kills.push(job.attempts);
+    const last = job.attempts >= job.max_attempts;
+    if (!last) {
+      fault = faultOf(job.attempts + 1);
+      arm(armedFile, fault);
+    }
+    // The replacement may take the job up, and die at the next attempt's fault, before it even listens.
+    servers[servers.indexOf(dead)] = new ServerProcess(env);
+    phase(`give-up run: attempt ${job.attempts} of ${job.max_attempts} killed at ${point}, server restarted`);
+    if (last) break;
+  }
+  await work;
+  await Promise.all(servers.map((s) => s.ready));
+  await untilSettled('the job to be given up');
+  const job = await db.selectFrom('jobs').select(['status', 'attempts', 'max_attempts', 'last_error']).where('id', '=', progress.jobId!).executeTakeFirstOrThrow();
+  expect(job).toEqual({ status: 'failed', attempts: job.max_attempts, max_attempts: job.max_attempts, last_error: expect.stringMatching(/^abandoned: /) });
+  await jobsAreSettled(db);
+  await kind.giveUp.check(ctx, job.last_error!, progress.jobId!);
+  phase('give-up run: given up and settled');
+  return { point, kills: progress.kills.length, reason: job.last_error!, wallMs: Date.now() - started };
+}
+
 describe('fault matrix', () => {
   for (const target of TARGETS) {
     describe(`[${target.name}, ${target.servers === 1 ? 'one server' : 'two servers'}]`, () => {
-      for (const kind of KINDS.filter((k) => !ONLY?.kind || ONLY.kind === k.name)) {
+      for (const kind of KINDS.filter((k) => (!ONLY?.kind || ONLY.kind === k.name) && (ONLY?.target !== GIVE_UP_COLUMN || k.giveUp))) {
+        const giveUp = target.giveUpColumn && kind.giveUp !== undefined;
         it(
-          `${kind.title}: a SIGKILL at each fault point its work passes, then every job settles, nothing is recorded twice or left pending, and new work succeeds`,
+          `${kind.title}: a SIGKILL at each fault point its work passes${giveUp ? ', and in every attempt of one job until it is given up' : ''}, then every job settles, nothing is recorded twice or left pending${giveUp ? ', what was given up ended with the reason' : ''}, and new work succeeds`,
           async () => {
             const outcome = await faultMatrix(target, kind);
             const kills = outcome.runs.filter((r) => r.killed);
             const misses = outcome.runs.filter((r) => !r.killed);
             const hits = (runs: RunOutcome[]) => runs.map((r) => `${r.fault.point}#${r.fault.hit}`).join(', ') || 'none';
-            console.log(
-              [
-                `fault matrix [${target.name}] ${kind.title}: ${outcome.runs.length} runs, ${kills.length} kills, ${misses.length} misses, ${outcome.takeovers} takeovers, ${(outcome.wallMs / 1000).toFixed(1)} s`,
+            const lines: string[] = [];
+            if (ONLY?.target !== GIVE_UP_COLUMN) {
+              lines.push(
+                `fault matrix [${target.name}] ${kind.title}: ${outcome.runs.length} runs, ${kills.length} kills, ${misses.length} misses, ${outcome.takeovers} takeovers, ${((outcome.wallMs - (outcome.giveUp?.wallMs ?? 0)) / 1000).toFixed(1)} s`,
                 `  calibration passed: ${describePasses(outcome.calibration)}`,
                 `  killed at: ${hits(kills)}`,
                 `  missed (the work settled first): ${hits(misses)}`,
-              ].join('\n'),
-            );
-            if (ONLY?.run !== undefined) return;
+              );
+            }
+            if (outcome.giveUp) {
+              const { point, kills: attempts, reason, wallMs } = outcome.giveUp;
+              lines.push(
+                `fault matrix [${GIVE_UP_COLUMN}] ${kind.title}: 1 run, ${attempts} kills at ${point} (every attempt), given up, ${(wallMs / 1000).toFixed(1)} s`,
+                `  reason: ${reason}`,
+              );
+            }
+            console.log(lines.join('\n'));
+            if (ONLY?.run !== undefined || ONLY?.target === GIVE_UP_COLUMN) return;
             expect(kills.length, `runs that reached their fault point; missed: ${hits(misses)}`).toBeGreaterThan(0);
             if (target.servers === 2) expect(outcome.takeovers).toBeGreaterThan(0);
           },
-          (RUNS ?? MAX_DEFAULT_RUNS) * 20_000 + 180_000,
+          (RUNS ?? MAX_DEFAULT_RUNS) * 20_000 + 180_000 + (giveUp ? 120_000 : 0),
         );
       }
     });

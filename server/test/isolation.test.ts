@@ -15,6 +15,8 @@ interface Records {
   scan: string;
   notification: string;
   rule: string;
+  /** A rule test's answer kept for its download. */
+  ruleTestOutput: string;
   group: string;
   invite: string;
   user: string;
@@ -85,6 +87,7 @@ const CASES: Record<string, Case> = {
     call: (r) => ({ method: 'POST', path: '/rules/test', body: { scan_id: r.scan, rule_text: 'true', resource_type: 'PROVA.S3.Bucket' } }),
   },
   testCustomRuleInput: { call: (r) => ({ method: 'GET', path: `/rules/test/input?scan_id=${r.scan}&resource_type=PROVA.S3.Bucket` }) },
+  getCustomRuleTestOutput: { call: (r) => ({ method: 'GET', path: `/rules/test/outputs/${r.ruleTestOutput}` }) },
   listInvites: { call: () => ({ method: 'GET', path: '/invites' }), expect: excludes('id', 'invite') },
   createInvite: { call: (r) => ({ method: 'POST', path: '/invites', body: { email: 'someone@example.com', group_ids: [r.group] } }), expect: unknownReference },
   getInviteById: { call: (r) => ({ method: 'GET', path: `/invites/${r.invite}` }) },
@@ -130,10 +133,16 @@ describeEachDatabase(
       while (await a.services.jobs.runOnce());
       const notification = await ok('POST', '/notifications', { name: 'a', events: ['drift'], environments: [environment.id], emails: ['a@example.com'] });
       const rule = await ok('POST', '/rules', { name: 'a rule', resource_type: 'PROVA.S3.Bucket', rule_text: 'true' });
+      const tested = await ok('POST', '/rules/test?via_download=true', { scan_id: scan.id, rule_text: 'true', resource_type: 'PROVA.S3.Bucket' });
       const group = await ok('POST', '/groups', { name: 'a group', policy: 'builtin:READONLY', environment_ids: [environment.id] });
       const invite = await ok('POST', '/invites', { email: 'new.person@example.com', group_ids: [group.id] });
       const user = await a.services.consoleAuth.createUser(a.orgId, `a${Date.now()}@example.com`, 'a password long enough');
-      records = { orgId: a.orgId, environment: environment.id, scan: scan.id, notification: notification.notification_id, rule: rule.id, group: group.id, invite: invite.id, user: user.id };
+      records = { orgId: a.orgId, environment: environment.id, scan: scan.id, notification: notification.notification_id, rule: rule.id,
+        ruleTestOutput: (tested.links.output as string).split('/').pop()!,
+        group: group.id,
+        invite: invite.id,
+        user: user.id,
+      };
     });
     beforeEach(() => {
       server = testServer(); // a new organization B for every test

@@ -44,6 +44,15 @@ describeEachDatabase(
       }
     });
 
+    it('samples the queue depth of every kind of job at 0 while none waits', async () => {
+      const scraped = await scrape();
+      const kinds = server.services.jobs.kinds();
+      expect(kinds).toEqual(expect.arrayContaining(['scan']));
+      for (const kind of kinds) {
+        for (const status of ['queued', 'running']) expect(scraped.get(`job_queue_depth{kind="${kind}",status="${status}"}`), `${kind} ${status}`).toBe(0);
+      }
+    });
+
     it('counts requests by API, operationId and status, and what scans and jobs did', async () => {
       const before = await scrape();
       for (let i = 0; i < 3; i += 1) expect((await server.request('GET', '/v0/environments')).status).toBe(200);
@@ -78,9 +87,13 @@ describeEachDatabase(
     });
 
     it('counts failed job attempts by kind and outcome', async () => {
-      server.services.jobs.register('metrics-test-failing', async () => {
-        throw new Error('unreachable');
-      });
+      server.services.jobs.register(
+        'metrics-test-failing',
+        async () => {
+          throw new Error('unreachable');
+        },
+        async () => {},
+      );
       const before = await scrape();
       await server.services.jobs.enqueue('metrics-test-failing', {}, { maxAttempts: 2 });
       await server.services.jobs.runOnce();

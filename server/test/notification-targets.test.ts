@@ -21,7 +21,7 @@ describeEachDatabase(
       server = testServer();
     });
 
-    it('refuses a webhook_url on a loopback, private or link-local address with a 400 saying why, on create and on replace', async () => {
+    it('refuses a webhook_url on a loopback, private, link-local or other special-purpose address with a 400 saying why, on create and on replace', async () => {
       const body = (webhook_url: string) => ({ name: 'hook', events: ['drift'], environments: ['*'], webhook_url, webhook_secret: SECRET });
       const refused = [
         `http://127.0.0.1:${receiver.port}/hooks`,
@@ -35,6 +35,13 @@ describeEachDatabase(
         'http://[fd12:3456::1]/hooks',
         'http://[::ffff:127.0.0.1]/hooks',
         'http://[::ffff:a00:1]/hooks',
+        // Ranges that reach IPv4 hosts through a translation prefix, and other special-purpose ones.
+        'http://[64:ff9b::a9fe:a9fe]/latest/meta-data',
+        'http://[2002:a9fe:a9fe::1]/hooks',
+        'http://[::ffff:8.8.8.8]/hooks',
+        'http://198.18.0.1/hooks',
+        'http://192.0.2.1/hooks',
+        'http://224.0.0.1/hooks',
         // The URL parser reads these as 127.0.0.1.
         'http://2130706433/hooks',
         'http://0x7f.1/hooks',
@@ -42,13 +49,13 @@ describeEachDatabase(
       for (const url of refused) {
         const res = await server.request('POST', '/v0/notifications', { body: body(url) });
         expect(res.status, `${url}: ${res.text}`).toBe(400);
-        expect(res.body.message, url).toMatch(/^webhook_url: .* is a loopback, private or link-local address: .*WEBHOOK_ALLOW_PRIVATE=true/);
+        expect(res.body.message, url).toMatch(/^webhook_url: .* is not a public address .*WEBHOOK_ALLOW_PRIVATE=true/);
       }
       const created = await server.request('POST', '/v0/notifications', { body: body('https://hooks.example.com/compliance') });
       expect(created.status, created.text).toBe(201);
       const replaced = await server.request('PUT', `/v0/notifications/${created.body.notification_id}`, { body: body('http://[::ffff:192.168.0.1]/hooks') });
       expect(replaced.status, replaced.text).toBe(400);
-      expect(replaced.body.message).toMatch(/^webhook_url: ::ffff:c0a8:1 is a loopback, private or link-local address/);
+      expect(replaced.body.message).toMatch(/^webhook_url: ::ffff:c0a8:1 is not a public address/);
     });
 
     it('fails the delivery to a name that resolves to a loopback address, without connecting to it', async () => {

@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import { accountKey } from '../src/domain/cloud/simulator/simulated-cloud.js';
 import { newId } from '../src/domain/ids.js';
 import { DRY_RUN_JOB } from '../src/domain/conductor/dry-runs.js';
@@ -48,6 +48,9 @@ function startServer(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; por
 
 /** Resolves once the child exited and its output pipes are closed, so the output read so far is all of it. */
 const exitOf = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+
+// Each test starts the server or the admin command through tsx, up to four times: seconds each on a busy machine.
+jest.setTimeout(120_000);
 
 describe('operator', () => {
   it('creates an API client from the command line whose credentials work against the server', async () => {

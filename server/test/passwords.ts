@@ -1,4 +1,4 @@
-import type { PasswordHashing } from '../src/domain/console/passwords.js';
+import type { PasswordHashing } from '../src/domain/auth/passwords.js';
 
 /**
  * A scrypt cost for test servers that hash and check many console passwords: a few milliseconds per hash instead of

@@ -34,12 +34,16 @@ describeEachDatabase('HTTP platform', (db) => {
       expect(res.headers.get('www-authenticate')).toBe('Basic realm="compliance", charset="UTF-8"');
     });
 
-    it('serves the Swagger 2.0 bundle without authentication, byte for byte as generated', async () => {
-      const res = await fetch(`${server.baseUrl}/v0/swagger`);
-      expect(res.status).toBe(200);
-      expect(res.headers.get('content-type')).toMatch(/^application\/yaml/);
-      const served = Buffer.from(await res.arrayBuffer());
-      expect(served.equals(await readFile(`${GENERATED_DIR}/compliance/swagger.yaml`))).toBe(true);
+    it('serves the Swagger 2.0 bundle of the compliance and the conductor API without authentication, byte for byte as generated', async () => {
+      for (const [api, path] of [['compliance', '/v0/swagger'], ['conductor', '/api/v0/swagger']] as const) {
+        const res = await fetch(`${server.baseUrl}${path}`);
+        expect(`${path} ${res.status}`).toBe(`${path} 200`);
+        expect(res.headers.get('content-type')).toMatch(/^application\/yaml/);
+        const served = Buffer.from(await res.arrayBuffer());
+        expect(served.equals(await readFile(`${GENERATED_DIR}/${api}/swagger.yaml`))).toBe(true);
+        const json = await fetch(`${server.baseUrl}${path}`, { headers: { accept: 'application/json' } });
+        expect(await json.json()).toEqual(load(served.toString('utf8')));
+      }
     });
 
     it('serves the same document as JSON to a client that prefers application/json, and YAML to any other', async () => {

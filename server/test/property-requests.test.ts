@@ -4,7 +4,7 @@ import { clearExercised, recordExercised } from '../../contract-tests/coverage.j
 import { answerProblem, missingOperations, propertyRuns, propertySeed } from '../../contract-tests/property/checks.js';
 import { FIXTURES, type ApiFixture } from '../../contract-tests/property/fixtures.js';
 import { requestArbitrary, specOperations, type GeneratedRequest } from '../../contract-tests/property/operations.js';
-import { SIGN_IN_WINDOW_SECONDS } from '../src/domain/console/sessions.js';
+import { DEFAULT_AUTHENTICATION_LIMITS } from '../src/domain/auth/throttle.js';
 import { API_NAMES, loadApiDocument, type ApiName } from '../src/http/apis.js';
 import { describeEachDatabase } from './databases.js';
 import { useTestServer, type TestServer } from './server.js';
@@ -63,7 +63,7 @@ describeEachDatabase(
               );
             } finally {
               // Failed sign-ins count against every caller from this address: let the window pass for the next tests.
-              if (op.operationId === 'signIn') server().clock.advanceSeconds(SIGN_IN_WINDOW_SECONDS + 1);
+              if (op.operationId === 'signIn') server().clock.advanceSeconds(DEFAULT_AUTHENTICATION_LIMITS.windowSeconds + 1);
               // PROPERTY_STATS=1 prints which statuses the generated requests reached, per operation.
               if (process.env.PROPERTY_STATS) console.log(`${api}.${op.operationId} ${JSON.stringify(statuses)}`);
             }

@@ -83,7 +83,9 @@ describeEachDatabase(
 
       const text = log.text;
       for (const secret of secrets) expect(text.includes(secret), `the log holds a secret (${secret.slice(0, 4)}…)`).toBe(false);
-      expect(text).not.toMatch(/authorization|cookie|x-csrf-token|Basic /i);
+      // No header is logged; a refusal's message may name one ("The X-CSRF-Token header is missing…").
+      const withoutProblems = JSON.stringify(log.records().map(({ problem: _problem, ...record }) => record));
+      expect(withoutProblems).not.toMatch(/authorization|cookie|x-csrf-token|Basic /i);
 
       const line = (id: string) => log.requestLine(id);
       expect(line('list-environments')).toMatchObject({
@@ -107,6 +109,19 @@ describeEachDatabase(
       expect(line('conductor-accounts')).toMatchObject({ api: 'conductor', operationId: 'listAccounts', status: 200, caller: 'root' });
       // Exactly one line per request.
       expect(log.records().filter((record) => record.requestId === 'list-environments')).toHaveLength(1);
+    });
+
+    it('logs what was wrong with a refused request, as answered, never the values sent', async () => {
+      const sentValue = 'value-sent-by-the-caller-7c1e';
+      const refused = await server.request('GET', `/v0/environments?unknown_parameter=${sentValue}`, { headers: { 'x-request-id': 'refused-request' } });
+      expect(refused.status).toBe(400);
+      const line = log.requestLine('refused-request');
+      expect(line).toMatchObject({ level: 30, operationId: 'listEnvironments', status: 400, problem: refused.body.message });
+      expect(line!.problem).toContain('unknown_parameter');
+      expect(JSON.stringify(line)).not.toContain(sentValue);
+      const wrongType = await server.request('PATCH', '/v0/environments/00000000-0000-4000-8000-000000000000', { body: { name: 12345 }, headers: { 'x-request-id': 'wrong-type' } });
+      expect(wrongType.status).toBe(400);
+      expect(log.requestLine('wrong-type')).toMatchObject({ status: 400, problem: wrongType.body.message });
     });
 
     it('logs a server error at level error, with the error and its stack', async () => {
@@ -142,9 +157,13 @@ describeEachDatabase(
         ['conductor.dry-run', 'job succeeded'],
       ]);
 
-      server.services.jobs.register('always-fails', async () => {
-        throw new Error('the cloud is unreachable');
-      });
+      server.services.jobs.register(
+        'always-fails',
+        async () => {
+          throw new Error('the cloud is unreachable');
+        },
+        async () => {},
+      );
       const failing = await server.services.jobs.enqueue('always-fails', {}, { maxAttempts: 2 });
       await server.services.jobs.runOnce();
       server.clock.advanceSeconds(60);

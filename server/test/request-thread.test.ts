@@ -3,6 +3,7 @@ import { resourceTypesOf } from '../src/domain/cloud/catalog.js';
 import { createEnvironment, nextAccount, runScan } from './compliance.js';
 import { describeEachDatabase } from './databases.js';
 import { expect } from './expect.js';
+import { watchHealth } from './stall-detector.js';
 import { useTestServer, type TestServer } from './server.js';
 
 /**
@@ -43,44 +44,7 @@ const HOSTILE = matchesPerResource(16);
 /** A custom rule of the scanned organization: some 2 000 matches per bucket, so that the scan's evaluation is heavy. */
 const HEAVY = matchesPerResource(8);
 
-/**
- * Requests /healthz every SAMPLE_EVERY_MS until stopped, and records how long after it was due each answer came:
- * a request thread held busy shows even between requests (the client shares that thread here). `stalled` rejects
- * at the first answer later than STALL_MS.
- */
-function watchHealth(baseUrl: string) {
-  const waits: number[] = [];
-  let running = true;
-  let stall: (error: Error) => void = () => undefined;
-  const stalled = new Promise<never>((_, reject) => (stall = reject));
-  stalled.catch(() => undefined);
-  const record = (wait: number) => {
-    waits.push(wait);
-    if (wait > STALL_MS) stall(new Error(`the request thread was held: /healthz answered ${Math.round(wait)} ms after it was due (at most ${STALL_MS} ms)`));
-  };
-  const done = (async () => {
-    let due = performance.now();
-    while (running) {
-      // A request thread held for longer than the keep-alive timeout drops idle connections: ask again on a new one.
-      const res = await fetch(`${baseUrl}/healthz`).catch(() => fetch(`${baseUrl}/healthz`));
-      await res.arrayBuffer();
-      if (res.status !== 200) throw new Error(`/healthz answered ${res.status}`);
-      record(performance.now() - due);
-      due = Math.max(due + SAMPLE_EVERY_MS, performance.now());
-      await new Promise((resolve) => setTimeout(resolve, due - performance.now()));
-      // Stopped while asleep: how late it woke up still counts, the thread may have been held meanwhile.
-      if (!running) record(performance.now() - due);
-    }
-  })();
-  return {
-    stalled,
-    async stop() {
-      running = false;
-      await done;
-      return waits;
-    },
-  };
-}
+const watch = (baseUrl: string) => watchHealth(baseUrl, { stallMs: STALL_MS, everyMs: SAMPLE_EVERY_MS });
 
 describeEachDatabase(
   'the request thread during heavy work',
@@ -117,7 +81,7 @@ describeEachDatabase(
       expect(heavy.status, heavy.text).toBe(201);
 
       const tasksBefore = server.services.evaluation.completedTasks;
-      const health = watchHealth(server.baseUrl);
+      const health = watch(server.baseUrl);
       const started = await server.request('POST', `/v0/scans?environment_id=${env.id}`);
       expect(started.status, started.text).toBe(201);
       // Set when the test ends either way, so that the work below stops with it.

@@ -1,4 +1,5 @@
 import type { KyselyPlugin } from 'kysely';
+import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach } from '@jest/globals';
 import { ManualClock } from '../src/domain/clock.js';
@@ -24,7 +25,12 @@ export interface TestServer {
   useNewTenant(): Promise<void>;
   /** Basic credentials of the conductor's root. */
   rootAuth: string;
-  request(method: string, path: string, options?: { body?: unknown; auth?: string | null; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers; text: string }>;
+  /** `from`: the local address the request leaves from (a loopback address other than 127.0.0.1 stands for another client). */
+  request(
+    method: string,
+    path: string,
+    options?: { body?: unknown; auth?: string | null; headers?: Record<string, string>; from?: string },
+  ): Promise<{ status: number; body: any; headers: Headers; text: string }>;
   close(): Promise<void>;
 }
 
@@ -40,13 +46,20 @@ export interface TestServerOptions extends ServiceOptions {
   corsOrigins?: AppOptions['corsOrigins'];
   /** Where request lines go (the services' own lines go to `log` of the services' options). */
   requestLog?: AppOptions['log'];
+  /** Proxies believed about the client (TRUST_PROXY). */
+  trustProxy?: AppOptions['trustProxy'];
+  /** The stateful mock's reset (MOCK_RESET): the app then runs in mock mode. */
+  mockReset?: AppOptions['mockReset'];
 }
+
+/** For suites that send wrong secrets as part of what they check, not to be refused for it (429). */
+export const UNLIMITED_AUTHENTICATION_FAILURES = Object.freeze({ windowSeconds: 60, perAddressAndIdentity: 1_000_000, perIdentity: 1_000_000, perAddress: 1_000_000 });
 
 export const basic = (user: string, secret: string) => `Basic ${Buffer.from(`${user}:${secret}`).toString('base64')}`;
 
 /** The whole app on port 0 over a test database, with response validation on. */
 export async function startTestServer(db: TestDatabase, options: TestServerOptions = {}): Promise<TestServer> {
-  const { archiveLimitBytes, beforeHandler, databasePlugins = [], corsOrigins, requestLog, ...serviceOptions } = options;
+  const { archiveLimitBytes, beforeHandler, databasePlugins = [], corsOrigins, requestLog, trustProxy, mockReset, ...serviceOptions } = options;
   // The same metrics count the services' work and time the requests, and GET /metrics answers with them.
   const { metrics } = serviceOptions;
   const clock = new ManualClock(Date.UTC(2026, 5, 1, 12));
@@ -62,6 +75,8 @@ export async function startTestServer(db: TestDatabase, options: TestServerOptio
     ...(corsOrigins && { corsOrigins }),
     ...(requestLog && { log: requestLog }),
     ...(metrics && { metrics }),
+    ...(trustProxy !== undefined && { trustProxy }),
+    ...(mockReset && { mockReset }),
   });
   const server = httpServerFor(app.express).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
@@ -94,7 +109,7 @@ export async function startTestServer(db: TestDatabase, options: TestServerOptio
         body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
         headers['content-type'] ??= 'application/json';
       }
-      const res = await fetch(`${baseUrl}${path}`, { method, headers, body });
+      const res = options.from === undefined ? await fetch(`${baseUrl}${path}`, { method, headers, body }) : await sentFrom(options.from, `${baseUrl}${path}`, method, headers, body);
       const text = await res.text();
       let parsed: unknown = undefined;
       try {
@@ -111,6 +126,29 @@ export async function startTestServer(db: TestDatabase, options: TestServerOptio
   };
   await testServer.useNewTenant();
   return testServer;
+}
+
+/** A request sent from `localAddress`, answered as fetch answers (fetch cannot choose the address it leaves from). */
+function sentFrom(localAddress: string, url: string, method: string, headers: Record<string, string>, body: string | Buffer | undefined): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method, headers, localAddress, agent: false });
+    req.once('error', reject);
+    req.once('response', (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.once('error', reject);
+      res.once('end', () => {
+        const answered = new Headers();
+        for (const [name, value] of Object.entries(res.headers)) {
+          for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) answered.append(name, one);
+        }
+        const status = res.statusCode!;
+        const content = status === 204 || status === 304 ? null : Buffer.concat(chunks);
+        resolve(new Response(content, { status, headers: answered }));
+      });
+    });
+    req.end(body);
+  });
 }
 
 /**

@@ -31,6 +31,11 @@ export class WebhookReceiver {
     this.url = `http://127.0.0.1:${this.port}/hooks`;
   }
 
+  /** How many times one delivery (its `X-Delivery-Id`) arrived: a retried delivery keeps its id. */
+  timesReceived(deliveryId: string): number {
+    return this.requests.filter((r) => r.headers['x-delivery-id'] === deliveryId).length;
+  }
+
   /** Requests for one notification: jobs of earlier tests may still be delivering to the same receiver. */
   of(notificationId: string): ReceivedRequest[] {
     return this.requests.filter((r) => r.body.notification_id === notificationId);

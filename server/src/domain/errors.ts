@@ -15,6 +15,8 @@ export type ErrorCode =
   | 'method_not_allowed'
   | 'conflict'
   | 'work_already_started'
+  | 'already_invited'
+  | 'already_member'
   | 'illegal_state'
   | 'payload_too_large'
   | 'rate_limited'

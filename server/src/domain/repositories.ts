@@ -5,7 +5,8 @@ import type { Finding, RuleResult, Scan, ScannedResource, TypeResult } from './s
 import type { OrgUser } from './users/types.js';
 import type { GroupGrant } from './access/grants.js';
 import type { Group, Invite, NamedRef } from './access/types.js';
-import type { CustomRule, CustomRuleFilter, CustomRuleProvider } from './custom-rules/types.js';
+import type { CustomRule, CustomRuleFilter, CustomRuleProvider, KeptRuleTestOutput } from './custom-rules/types.js';
+import type { Admission, SizeAdmission } from './quotas.js';
 import type {
   Account,
   AccountWithCount,
@@ -47,7 +48,11 @@ export interface EnvironmentRepository {
   list(orgId: string, page: PageRequest, order: { by: EnvironmentOrder; direction: SortDirection }, filter: EnvironmentFilter): Promise<Page<Environment>>;
   /** Frozen and possibly shared with other calls, as listed items are. */
   get(orgId: string, id: string): Promise<Environment | undefined>;
-  insert(env: Environment): Promise<void>;
+  /**
+   * With `admit`, asked with how many environments the organization has while its other counted inserts wait
+   * (see Admission): it throws to refuse, and nothing is written.
+   */
+  insert(env: Environment, admit?: Admission): Promise<void>;
   /**
    * Read-modify-write of the user's settings, atomic against concurrent changes (see locking.ts): `change` gets the
    * stored environment and returns the one to write. Undefined when there is no such environment. The scan state
@@ -128,7 +133,8 @@ export interface NotificationRepository {
   get(orgId: string, id: string): Promise<Notification | undefined>;
   /** Notifications of the organization that watch the environment, by name or as one of all environments. */
   watching(orgId: string, environmentId: string): Promise<Notification[]>;
-  insert(notification: Notification): Promise<void>;
+  /** With `admit`, asked with how many notifications the organization has, as EnvironmentRepository.insert does. */
+  insert(notification: Notification, admit?: Admission): Promise<void>;
   /**
    * Read-modify-write of the user's settings and watched environments, atomic against concurrent changes (see
    * locking.ts); undefined when there is no such notification. The delivery outcome is left to recordAttempt.
@@ -183,7 +189,8 @@ export interface ApiClientRepository {
   findByName(orgId: string, name: string): Promise<ApiClient | undefined>;
   list(orgId: string, order: { by: ApiClientOrder; direction: SortDirection }, page: PageRequest): Promise<Page<ApiClient> & { total: number }>;
   delete(clientId: string): Promise<void>;
-  insert(client: ApiClient): Promise<void>;
+  /** With `admit`, asked with how many API clients the organization has, as EnvironmentRepository.insert does. */
+  insert(client: ApiClient, admit?: Admission): Promise<void>;
   /**
    * Read-modify-write of the client's name, status and secret, atomic against concurrent changes (see locking.ts);
    * undefined when there is no such client. Last activity is left to touch.
@@ -195,6 +202,7 @@ export interface ApiClientRepository {
 
 export interface ConductorUser {
   name: string;
+  /** The secret's salted scrypt hash (`scrypt$…`), or from before those its SHA-256 (hex), rehashed on its next use. */
   secretHash: string | null;
   secretCreatedAt: number | null;
   createdAt: number;
@@ -206,6 +214,8 @@ export interface ConductorUserRepository {
   list(): Promise<ConductorUser[]>;
   /** Replaces an existing user's secret; false when there is no such user. */
   setSecret(name: string, secretHash: string, secretCreatedAt: number): Promise<boolean>;
+  /** Stores another hash of the same secret, only while `expected` is still stored; false when it is not. */
+  replaceSecretHash(name: string, expected: string, replacement: string): Promise<boolean>;
 }
 
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed';
@@ -228,7 +238,18 @@ export interface Job {
   finishedAt: number | null;
   /** The request whose work this is (X-Request-Id), when a request caused it. */
   requestId: string | null;
+  /**
+   * The party the job works for (see jobs/tenants.ts): the queue serves tenants in turn. Always set on a job read
+   * back; one written without it shares the tenant `shared`.
+   */
+  tenant?: string;
 }
+
+/**
+ * The most jobs of a kind that one tenant may have running at once, by kind, across every worker sharing the
+ * database: a queued job of a kind at its limit waits, and other work goes first.
+ */
+export type RunningLimits = Readonly<Record<string, number>>;
 
 /** How many jobs of one kind are waiting (queued, or waiting for a retry) or running. */
 export interface JobCount {
@@ -242,17 +263,26 @@ export interface JobRepository {
   insert(job: Job, dedupeKey?: string): Promise<boolean>;
   get(id: string): Promise<Job | undefined>;
   /**
-   * Atomically takes the oldest due job, or one whose lease ran out because its worker stopped, and leases it to
-   * `owner` until `leaseUntil`. Concurrent claims never return the same job.
+   * Atomically takes a job and leases it to `owner` until `leaseUntil`: first one whose lease ran out because its
+   * worker stopped (the oldest), otherwise a due queued job of the tenant served longest ago that has one it may
+   * run, its oldest such job. A queued job of a kind at its tenant's limit in `limits` is passed over. Concurrent
+   * claims never return the same job, nor together exceed a limit. Jobs in `running` (those `owner` is running
+   * itself) are never taken: a lease checked by owner could not tell two attempts of one owner apart.
    */
-  claim(owner: string, nowMs: number, leaseUntil: number): Promise<Job | undefined>;
-  /** Fails running jobs whose lease ran out and that have no attempts left, with `message`. Returns those it failed. */
-  failAbandoned(nowMs: number, message: (attempts: number) => string): Promise<Job[]>;
+  claim(owner: string, nowMs: number, leaseUntil: number, running?: readonly string[], limits?: RunningLimits): Promise<Job | undefined>;
+  /**
+   * Leases to `owner` the running jobs whose lease ran out and that have no attempts left, for it to give them up
+   * (settle what they stand for, then `fail` them), except those in `running`. Returns those it took; concurrent
+   * calls never take the same job.
+   */
+  claimAbandoned(owner: string, nowMs: number, leaseUntil: number, running?: readonly string[]): Promise<Job[]>;
   /** The following only act while `owner` still holds the lease, so a worker that lost it cannot finish twice. */
   extendLease(id: string, owner: string, leaseUntil: number, nowMs: number): Promise<boolean>;
   complete(id: string, owner: string, nowMs: number): Promise<boolean>;
   retry(id: string, owner: string, error: string, runAt: number, nowMs: number): Promise<boolean>;
   fail(id: string, owner: string, error: string, nowMs: number): Promise<boolean>;
+  /** Queues the job again, due now, with the attempt `owner` holds not counted (its worker is stopping). */
+  handBack(id: string, owner: string, nowMs: number): Promise<boolean>;
   /** Jobs not finished yet, counted by kind and status (the queue's depth). */
   countUnfinished(): Promise<JobCount[]>;
 }
@@ -333,16 +363,27 @@ export interface UserRepository {
   getMany(orgId: string, ids: readonly string[]): Promise<OrgUser[]>;
 }
 
+/** The two quotas a new custom rule counts against: how many rules, and how much rule text. */
+export interface CustomRuleAdmission {
+  rules: Admission;
+  text: SizeAdmission;
+}
+
 export interface CustomRuleRepository {
   list(orgId: string, filter: CustomRuleFilter, page: PageRequest): Promise<Page<CustomRule>>;
   get(orgId: string, id: string): Promise<CustomRule | undefined>;
-  /** False when the organization has a rule of that name already (names compare case-insensitively). */
-  insert(rule: CustomRule): Promise<boolean>;
+  /**
+   * False when the organization has a rule of that name already (names compare case-insensitively). With `admit`,
+   * its `rules` is asked with how many rules the organization has, as EnvironmentRepository.insert does, and its
+   * `text` with the characters of rule text the organization's rules hold with the new one and without it.
+   */
+  insert(rule: CustomRule, admit?: CustomRuleAdmission): Promise<boolean>;
   /**
    * Read-modify-write of a rule, atomic against concurrent changes (see locking.ts): undefined when there is no such
-   * rule, `name_taken` when another rule of the organization has the new name.
+   * rule, `name_taken` when another rule of the organization has the new name. With `admitText`, asked as `insert`
+   * asks `admit.text`, with the rule as changed and as it was, while the organization's other writes of rules wait.
    */
-  modify(orgId: string, id: string, change: Change<CustomRule>): Promise<CustomRule | 'name_taken' | undefined>;
+  modify(orgId: string, id: string, change: Change<CustomRule>, admitText?: SizeAdmission): Promise<CustomRule | 'name_taken' | undefined>;
   delete(orgId: string, id: string): Promise<boolean>;
   /** The organization's ENABLED rules that apply to the provider, by name. */
   enabledFor(orgId: string, provider: CustomRuleProvider): Promise<CustomRule[]>;
@@ -350,10 +391,24 @@ export interface CustomRuleRepository {
   markInvalid(orgId: string, id: string, ruleText: string): Promise<void>;
 }
 
+/** Answers of rule tests kept for download. */
+export interface RuleTestOutputRepository {
+  /**
+   * Keeps `output` and, in the same transaction, drops the organization's outputs created before `keepSince` and
+   * all but its `keepNewest` newest.
+   */
+  keep(output: KeptRuleTestOutput, keepSince: number, keepNewest: number): Promise<void>;
+  /** The organization's output `id`, unless created before `since`. */
+  get(orgId: string, id: string, since: number): Promise<KeptRuleTestOutput | undefined>;
+}
+
 export interface GroupRepository {
   list(orgId: string, page: PageRequest, direction: SortDirection): Promise<Page<Group>>;
-  /** False when the organization has a group of that name already (names compare case-insensitively). */
-  insert(group: Group): Promise<boolean>;
+  /**
+   * False when the organization has a group of that name already (names compare case-insensitively). With `admit`,
+   * asked with how many groups the organization has, as EnvironmentRepository.insert does.
+   */
+  insert(group: Group, admit?: Admission): Promise<boolean>;
   /** Names of those of `ids` that are groups of the organization. */
   names(orgId: string, ids: readonly string[]): Promise<Map<string, string>>;
   /** Names of those of `ids` that are environments of the organization. */
@@ -362,6 +417,8 @@ export interface GroupRepository {
   apiClientNames(orgId: string, ids: readonly string[]): Promise<Map<string, string>>;
   /** The grants of the groups the API client belongs to (none: the client is unrestricted). */
   grantsOfApiClient(clientId: string): Promise<GroupGrant[]>;
+  /** The grants of those of `ids` that are groups of the organization. */
+  grantsOfGroups(orgId: string, ids: readonly string[]): Promise<GroupGrant[]>;
   /** Each of the users ends up a member of exactly `groupIds`, all in one transaction. */
   replaceMemberships(userIds: readonly string[], groupIds: readonly string[]): Promise<void>;
   groupsOfUsers(userIds: readonly string[]): Promise<Map<string, NamedRef[]>>;
@@ -390,13 +447,19 @@ export interface SessionRepository {
   delete(tokenHash: string): Promise<void>;
 }
 
-export interface SignInFailureRepository {
+/** Per key, the failures counted and the time of the oldest of them; keys without failures are absent. */
+export type AuthFailureCounts = ReadonlyMap<string, { count: number; oldest: number }>;
+
+/** Failed authentications on every API, each recorded under the keys of the limits it counts against. */
+export interface AuthFailureRepository {
   /** Records one attempt under each key; it counts as a failure until forgiven. */
   record(keys: readonly string[], at: number, attemptId: string): Promise<void>;
-  /** Removes the attempt's rows: its password was right, or it was refused before being checked. */
+  /** Removes the attempt's rows: its credential was right, or it was refused before being checked. */
   forgive(attemptId: string): Promise<void>;
-  /** Failures of `key` since `since`, and the oldest of them. */
-  count(key: string, since: number): Promise<{ count: number; oldest: number }>;
+  /** The failures of each of `keys` (one to three) after `since`, in one read. */
+  count(keys: readonly string[], since: number): Promise<AuthFailureCounts>;
+  /** Deletes every failure at or before `before`. */
+  prune(before: number): Promise<void>;
 }
 
 export interface ConductorAccountRepository {
@@ -431,8 +494,12 @@ export interface ProcessChange {
 }
 
 export interface ProcessRepository {
-  /** False when the alias is taken. */
-  insert(process: Process, resources: ProcessResource[], history: HistoryEntry[], job: ProcessJob): Promise<boolean>;
+  /**
+   * False when the alias is taken. With `admit`, asked with how many processes neither killed nor released the
+   * process's account has while the account's other counted inserts wait (see Admission): it throws to refuse, and
+   * nothing is written.
+   */
+  insert(process: Process, resources: ProcessResource[], history: HistoryEntry[], job: ProcessJob, admit?: Admission): Promise<boolean>;
   /** `stale` when the process changed since `expectedVersion`, `alias_taken` when another process has the alias. */
   apply(change: ProcessChange): Promise<'ok' | 'stale' | 'alias_taken'>;
   get(fid: string): Promise<Process | undefined>;

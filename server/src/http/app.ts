@@ -1,23 +1,26 @@
-import express, { type Express, type RequestHandler } from 'express';
-import { sql } from 'kysely';
+import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import { pino, type Logger } from 'pino';
 import { AppError } from '../domain/errors.js';
 import type { Metrics } from '../metrics.js';
 import type { Services } from '../services.js';
+import { databaseAnswers } from '../storage/database.js';
 import { API_NAMES, loadApiDocument, type ApiDocument, type ApiName } from './apis.js';
 import { complianceHandlers } from './compliance/index.js';
 import { conductorHandlers } from './conductor/index.js';
 import { authorizeCompliance } from './compliance/authorization.js';
 import { authorizeConductor } from './conductor/authorization.js';
 import { consoleHandlers } from './console/index.js';
-import type { CorsOrigins } from '../config.js';
+import type { CorsOrigins, TrustProxy } from '../config.js';
 import { mountConsole } from './console-app.js';
-import { crossOrigin } from './cors.js';
+import { withBoundsFirst } from './bounds-first.js';
+import { compressWhenAsked } from './compression.js';
+import { crossOrigin, crossOriginMockControls } from './cors.js';
 import { openApiValidatorMiddleware } from './direct-validation.js';
 import { mountDocs } from './docs.js';
 import type { HandlerContext } from './context.js';
 import { errorRenderer } from './errors.js';
 import { writeJsonDirectly } from './json-response.js';
+import { MockFaults, steeredByPrefer } from './mock-steering.js';
 import { logRequests } from './request-log.js';
 import { bindOperations, dispatcher } from './registry.js';
 import { QueryParameterCheck } from './query-parameters.js';
@@ -42,6 +45,8 @@ export interface AppOptions {
   mockReset?: () => Promise<number>;
   /** Origins whose pages may call the APIs from a browser (CORS_ORIGINS); unset, cross-origin calls are refused. */
   corsOrigins?: CorsOrigins;
+  /** Which proxies to believe about the client's address and scheme (TRUST_PROXY); unset, none. */
+  trustProxy?: TrustProxy;
   /** Where the line of every request goes (and `req.log`); unset, nowhere. */
   log?: Logger;
   /** Times every API request; also answers GET /metrics unless `metricsOnOwnPort` (METRICS_PORT) serves them. */
@@ -56,13 +61,15 @@ export interface App {
 }
 
 const JSON_LIMIT = '1mb';
+/** How long /readyz waits for the database to answer before it says the server is not ready. */
+const READINESS_TIMEOUT_MS = 1_000;
 
 function securityHandlers(api: ApiName, services: Services): Record<string, SecurityHandler> {
   switch (api) {
     case 'compliance':
-      return { basicAuth: basicAuth((user, secret) => services.apiClients.authenticate(user, secret)) };
+      return { basicAuth: basicAuth((user, secret, address) => services.apiClients.authenticate(user, secret, address)) };
     case 'conductor':
-      return { basicAuth: basicAuth((user, secret) => services.conductorUsers.authenticate(user, secret)) };
+      return { basicAuth: basicAuth((user, secret, address) => services.conductorUsers.authenticate(user, secret, address)) };
     case 'console':
       return consoleSecurity(services);
   }
@@ -93,8 +100,8 @@ function whenBodySent(parser: RequestHandler): RequestHandler {
 
 /**
  * express-openapi-validator over one API, as every request of it is checked: the operation matched (precompiled),
- * the security handlers (each at most once per request, precompiled), the parameters and body (every problem of a
- * request, not only the first), and, when asked, every response.
+ * the security handlers (each at most once per request, precompiled), the body's bounds (bounds-first.ts), the
+ * parameters and body (every problem of a request, not only the first), and, when asked, every response.
  */
 export function validatingHandlers(api: ApiDocument, handlers: Record<string, SecurityHandler>, validateResponses: boolean): RequestHandler[] {
   const security = oncePerRequest(handlers);
@@ -111,11 +118,11 @@ export function validatingHandlers(api: ApiDocument, handlers: Record<string, Se
     // No operation takes multipart/form-data; without this the validator runs multer's check on every request.
     fileUploader: false,
   });
-  return withPrecompiledSecurity(withPrecompiledRoutes(validator, api), api, security);
+  return withBoundsFirst(withPrecompiledSecurity(withPrecompiledRoutes(validator, api), api, security), api.openapi);
 }
 
 /** One API mounted at its base path: parse, validate (security first), refuse text no store keeps, dispatch, render errors. */
-function mountApi(app: Express, api: ApiDocument, options: AppOptions, context: HandlerContext): void {
+function mountApi(app: Express, api: ApiDocument, options: AppOptions, context: HandlerContext, faults: MockFaults | undefined): void {
   const table = bindOperations(api, HANDLERS[api.name]);
   // Names the API on the request for its log line and duration metric, whatever answers it.
   const tagApi: RequestHandler = (_req, res, next) => {
@@ -123,15 +130,18 @@ function mountApi(app: Express, api: ApiDocument, options: AppOptions, context: 
     next();
   };
   const queryCheck = new QueryParameterCheck(api.openapi);
+  const mock = options.mockReset !== undefined;
   app.use(
     api.basePath,
     inOneLayer([
       tagApi,
-      ...(options.corsOrigins ? [crossOrigin(api, options.corsOrigins)] : []),
+      ...(options.corsOrigins ? [crossOrigin(api, options.corsOrigins, { sameHostCredentials: mock, acceptsPrefer: mock })] : []),
       ...bodyParsers(api.name, options.archiveLimitBytes ?? 10 * 1024 * 1024),
       ...validatingHandlers(api, securityHandlers(api.name, options.services), options.validateResponses),
       queryCheck.refuse(),
       refuseInvalidText(),
+      // The stateful mock answers what a `Prefer` header asks for, before any policy or handler.
+      ...(mock ? [steeredByPrefer(api, faults)] : []),
       // Group policies and rbac: after authentication and validation, before any handler runs.
       ...(api.name === 'compliance' ? [authorizeCompliance(api, options.services)] : []),
       ...(api.name === 'conductor' ? [authorizeConductor(api, options.services.rbac)] : []),
@@ -186,10 +196,13 @@ export function createApp(options: AppOptions): App {
   });
   app.disable('x-powered-by');
   app.set('etag', false);
+  app.use(compressWhenAsked());
   // Query strings decode as application/x-www-form-urlencoded (node:querystring: `+` and `%20` are a space). The
   // specs let reserved characters through unencoded (allowReserved, scripts/pipeline.ts), so this decoding is the
   // only one, and the validator judges its result.
   app.set('query parser', 'simple');
+  // Only the proxies the operator named may say who the client is and whether it came over TLS.
+  app.set('trust proxy', options.trustProxy ?? false);
   // While draining, every answer closes its connection, so keep-alive clients do not hold the shutdown up.
   app.use((_req, res, next) => {
     if (draining) res.set('Connection', 'close');
@@ -197,7 +210,8 @@ export function createApp(options: AppOptions): App {
   });
 
   // The APIs first: Express tries each layer in turn, and API requests are the many.
-  for (const api of Object.values(apis)) mountApi(app, api, options, context);
+  const faults = options.mockReset ? new MockFaults(Object.values(apis)) : undefined;
+  for (const api of Object.values(apis)) mountApi(app, api, options, context, faults);
 
   // Someone who opens the server's address in a browser is looking for the documentation.
   app.get('/', (_req, res) => res.redirect(302, '/docs/'));
@@ -206,12 +220,9 @@ export function createApp(options: AppOptions): App {
   });
   app.get('/readyz', async (_req, res) => {
     if (draining) return void res.status(503).json({ status: 'draining' });
-    try {
-      await sql`select 1`.execute(options.services.database.db);
-      res.json({ status: 'ready' });
-    } catch {
-      res.status(503).json({ status: 'database unavailable' });
-    }
+    // Asked apart from the pool and within a bound of its own: a pool busy or waiting on a lock holds no probe up.
+    if (await databaseAnswers(options.services.database, READINESS_TIMEOUT_MS)) res.json({ status: 'ready' });
+    else res.status(503).json({ status: 'database unavailable' });
   });
 
   if (metrics && !options.metricsOnOwnPort) {
@@ -222,15 +233,40 @@ export function createApp(options: AppOptions): App {
   }
 
   const { mockReset } = options;
-  if (mockReset) {
+  if (mockReset && faults) {
+    if (options.corsOrigins) app.use('/mock', crossOriginMockControls(options.corsOrigins));
     app.post('/mock/reset', async (req, res) => {
       try {
+        faults.clear();
         res.json({ status: 'reset', duration_ms: Math.round((await mockReset()) * 10) / 10 });
       } catch (error) {
         req.log.error({ err: error }, 'mock reset failed');
         res.status(500).json({ status: 'reset failed', message: String(error) });
       }
     });
+    // Mock controls, like the reset: no credentials, in no API's spec; a refusal is `{"message": …}` with 400.
+    app.get('/mock/faults', (_req, res) => {
+      res.json({ faults: faults.list() });
+    });
+    app.post('/mock/faults', express.json({ limit: '4kb' }), (req, res) => {
+      try {
+        res.status(201).json(faults.arm(req.body));
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        res.status(400).json({ message: error.message });
+      }
+    });
+    app.delete('/mock/faults', (_req, res) => {
+      faults.clear();
+      res.status(204).end();
+    });
+    // A body that is no JSON, or too large, is refused in the same shape.
+    const refusedBody: ErrorRequestHandler = (error, _req, res, next) => {
+      const status = (error as { status?: unknown }).status;
+      if (typeof status !== 'number' || status < 400 || status >= 500) return next(error);
+      res.status(status).json({ message: (error as Error).message });
+    };
+    app.use('/mock', refusedBody);
   }
 
   mountDocs(app, apis);

@@ -1,7 +1,10 @@
 import type { ErrorRequestHandler, Response } from 'express';
 import { AppError, type ErrorCode, type ErrorDetail } from '../domain/errors.js';
+import { characterCount, firstCharacters } from '../domain/text.js';
 import type { ApiName } from './apis.js';
 import type { QueryParameterCheck, QueryProblem } from './query-parameters.js';
+import { refusalBehind } from './credential-refusals.js';
+import { unavailableBehind, unavailableFrom } from './unavailable.js';
 
 /** The one table from error codes to HTTP statuses. */
 export const STATUS_OF: Record<ErrorCode, number> = {
@@ -16,7 +19,10 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
-  work_already_started: 409,
+  // The public service answers these refusals 400 (its BadRequestError types), and its clients expect them there.
+  work_already_started: 400,
+  already_invited: 400,
+  already_member: 400,
   illegal_state: 409,
   payload_too_large: 413,
   rate_limited: 429,
@@ -39,6 +45,8 @@ const TYPE_OF: Record<ErrorCode, string> = {
   method_not_allowed: 'MethodNotAllowed',
   conflict: 'Conflict',
   work_already_started: 'WorkAlreadyStartedException',
+  already_invited: 'AlreadyInvitedError',
+  already_member: 'AlreadyAttachedToTenantError',
   illegal_state: 'Conflict',
   payload_too_large: 'PayloadTooLarge',
   rate_limited: 'TooManyRequests',
@@ -102,6 +110,21 @@ const TYPE_MISMATCH = /^must be (string|integer|number|boolean|object|array|null
  */
 export const MAX_LISTED_PROBLEMS = 100;
 
+/**
+ * The longest `message` of an error body, and of each field of a conductor error detail (the specs' `maxLength`).
+ * A message names fields and values the client sent, which may be as long as the body; past the bound it is cut.
+ */
+export const MAX_ERROR_MESSAGE_LENGTH = 16384;
+export const MAX_ERROR_DETAIL_LENGTH = 4096;
+/** A field name longer than this (a body key of any length) is shown cut, so that a hundred problems still fit. */
+const MAX_FIELD_SHOWN = 256;
+
+/** `text` cut to `limit` characters, ending in `…` when cut. */
+function bounded(text: string, limit: number): string {
+  if (text.length <= limit || characterCount(text) <= limit) return text;
+  return `${firstCharacters(text, limit - 1)}…`;
+}
+
 interface Problem {
   field: string;
   location: string;
@@ -123,7 +146,8 @@ function problemsOf(errors: Array<{ path?: string; message?: string }>): Problem
     byField.set(field, entry);
   }
   const problems: Problem[] = [];
-  for (const [field, { location, rules }] of byField) {
+  for (const [fullField, { location: fullLocation, rules }] of byField) {
+    const [field, location] = [bounded(fullField, MAX_FIELD_SHOWN), bounded(fullLocation, MAX_FIELD_SHOWN)];
     const alternatives = rules.some((r) => /match exactly one schema in oneOf/.test(r));
     if (!alternatives) {
       problems.push(...rules.map((rule) => ({ field, location, rule })));
@@ -166,7 +190,7 @@ function detailsOf(error: AppError): ErrorDetail[] {
  */
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
-  if (!isValidatorError(error)) return new AppError('internal', 'Internal server error', { cause: error });
+  if (!isValidatorError(error)) return unavailableFrom(error) ?? new AppError('internal', 'Internal server error', { cause: error });
 
   if (error.type === 'entity.parse.failed') return new AppError('invalid_json', `body: not valid JSON (${error.message ?? 'parse error'})`);
   if (error.type === 'entity.too.large') return new AppError('payload_too_large', 'body: larger than the size limit');
@@ -198,12 +222,19 @@ export function toAppError(error: unknown): AppError {
   }
 }
 
-function body(api: ApiName, status: number, error: AppError, message: string): unknown {
+function body(api: ApiName, status: number, error: AppError, message: string): { message: string; [field: string]: unknown } {
+  const shown = bounded(message, MAX_ERROR_MESSAGE_LENGTH);
   if (api === 'conductor') {
-    const errors: ErrorDetail[] = detailsOf(error);
-    return { code: status, message, errors };
+    const errors: ErrorDetail[] = detailsOf(error)
+      .slice(0, MAX_LISTED_PROBLEMS)
+      .map((detail) => ({
+        code: bounded(detail.code, MAX_ERROR_DETAIL_LENGTH),
+        message: bounded(detail.message, MAX_ERROR_DETAIL_LENGTH),
+        location: bounded(detail.location, MAX_ERROR_DETAIL_LENGTH),
+      }));
+    return { code: status, message: shown, errors };
   }
-  return { type: TYPE_OF[error.code], code: status, message };
+  return { type: TYPE_OF[error.code], code: status, message: shown };
 }
 
 function setHeaders(res: Response, api: ApiName, error: AppError, original: unknown): void {
@@ -237,12 +268,19 @@ export function errorRenderer(api: ApiName, queryCheck?: QueryParameterCheck): E
   return (raw, req, res, next) => {
     if (res.headersSent) return next(raw);
     let error = toAppError(queryCheck ? withQueryProblems(raw, queryCheck.problems(req)) : raw);
+    // The validator's 500 for credentials that could not be checked (the database was unavailable), or that were
+    // not checked at all (too many failed authentications).
+    if (error.code === 'internal') error = unavailableBehind(req) ?? refusalBehind(req) ?? error;
     const status = statusOf(api, error);
     if (status !== STATUS_OF[error.code]) error = new AppError('bad_request', error.message);
     // The request's log line (http/request-log.ts) carries what went wrong, with its stack.
     if (status >= 500 && error.code !== 'not_implemented') res.err = raw instanceof Error ? raw : error;
     const message = error.code === 'unauthenticated' && error.message === FROM_SECURITY ? UNAUTHENTICATED[api].message : error.message;
     setHeaders(res, api, error, raw);
-    res.status(status).json(body(api, status, error, message));
+    const answered = body(api, status, error, message);
+    // What the caller was told is wrong goes to the request's log line too: the message only, which carries names
+    // and limits, never the values sent.
+    if (status < 500) res.problem = answered.message;
+    res.status(status).json(answered);
   };
 }

@@ -24,12 +24,37 @@ function bornWith<T extends typeof IncomingMessage | typeof ServerResponse>(base
   return made as unknown as T;
 }
 
-/** An HTTP server answering with `app`, whose requests and responses are born with the app's prototypes. */
-export function httpServerFor(app: Express): Server {
+/** How long the server waits for a client: between requests, for a request's head, for a whole request. */
+export interface HttpTimeouts {
+  keepAliveTimeoutMs: number;
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+}
+
+/**
+ * How often Node looks for requests whose head or whole has not arrived in time. Its default, 30 s, would let a
+ * sender trickle for up to 30 s past a timeout of a few seconds; the check walks only the connections with a request
+ * still arriving.
+ */
+export const CONNECTIONS_CHECK_INTERVAL_MS = 1_000;
+
+/**
+ * An HTTP server answering with `app`, whose requests and responses are born with the app's prototypes. With
+ * `timeouts`, a request whose head or whole has not arrived in time is answered `408 Request Timeout` by Node
+ * itself and its connection closed; `requestTimeoutMs` counts until the request has arrived, not until it is
+ * answered, so a long poll waits as long as it asks. Without, Node's defaults (5 s idle, 60 s, 300 s).
+ */
+export function httpServerFor(app: Express, timeouts?: HttpTimeouts): Server {
   return createServer(
     {
       IncomingMessage: bornWith(IncomingMessage, app.request),
       ServerResponse: bornWith(ServerResponse, app.response) as typeof ServerResponse<InstanceType<typeof IncomingMessage>>,
+      ...(timeouts && {
+        keepAliveTimeout: timeouts.keepAliveTimeoutMs,
+        headersTimeout: timeouts.headersTimeoutMs,
+        requestTimeout: timeouts.requestTimeoutMs,
+        connectionsCheckingInterval: CONNECTIONS_CHECK_INTERVAL_MS,
+      }),
     },
     app,
   );

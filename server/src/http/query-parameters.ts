@@ -1,3 +1,4 @@
+import { parse as parseQueryString } from 'node:querystring';
 import type { Request, RequestHandler } from 'express';
 
 /** A request problem in the validator's form, so that errors.ts renders it with the validator's own. */
@@ -11,7 +12,15 @@ interface Parameter {
   in?: string;
   allowEmptyValue?: boolean;
   $ref?: string;
+  schema?: { type?: string };
 }
+
+/**
+ * An integer written as people and the public service's clients write one: decimal digits, an optional minus.
+ * The validator coerces query text with `Number()`, which also reads `0x2`, `0b1`, `2e0`, `2.0` and ` 2` as
+ * integers; a value that means something else in every other client's parser is refused instead.
+ */
+const DECIMAL_INTEGER = /^-?[0-9]+$/;
 
 /**
  * Query parameters an operation does not declare, and declared ones sent empty, as problems of the request.
@@ -35,6 +44,27 @@ export class QueryParameterCheck {
       const parameter = declared.get(name);
       if (!parameter) problems.push({ path: `/query/${name}`, message: `Unknown query parameter '${name}'` });
       else if (value === '' && !parameter.allowEmptyValue) problems.push({ path: `/query/${name}`, message: `Empty value found for query parameter '${name}'` });
+    }
+    problems.push(...this.nonDecimalIntegers(req, declared));
+    return problems;
+  }
+
+  /**
+   * Integer parameters whose text is not decimal digits. Read from the URL itself, decoded as the app's query
+   * parser decodes it: the validator has coerced the values in `req.query` by then.
+   */
+  private nonDecimalIntegers(req: Request, declared: Map<string, Parameter>): QueryProblem[] {
+    const queryAt = req.originalUrl.indexOf('?');
+    if (queryAt < 0) return [];
+    const problems: QueryProblem[] = [];
+    for (const [name, raw] of Object.entries(parseQueryString(req.originalUrl.slice(queryAt + 1)))) {
+      if (declared.get(name)?.schema?.type !== 'integer') continue;
+      for (const text of Array.isArray(raw) ? raw : [raw ?? '']) {
+        if (text !== '' && !DECIMAL_INTEGER.test(text)) {
+          problems.push({ path: `/query/${name}`, message: 'must be an integer written in decimal digits' });
+          break;
+        }
+      }
     }
     return problems;
   }

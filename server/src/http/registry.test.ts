@@ -8,6 +8,7 @@ const operation = (operationId: string, statuses: string[]): OperationInfo => ({
   path: `/${operationId}`,
   statuses,
   responseMediaTypes: {},
+  fixedResponseHeaders: {},
   jsonBodyRequired: false,
 });
 

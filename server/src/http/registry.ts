@@ -44,6 +44,8 @@ export interface HandlerRequest<Op, Principal> {
   requestId: string;
   /** The value of a cookie the request sent, if any. */
   cookie(name: string): string | undefined;
+  /** The request came over TLS, to this server or (TRUST_PROXY) to a proxy it trusts. */
+  secure: boolean;
   /** Which of these media types the request's Accept header prefers (the first when it names none of them). */
   preferredMediaType<T extends string>(...mediaTypes: [T, ...T[]]): T;
 }
@@ -135,6 +137,10 @@ class DispatchedRequest {
     return cookieOf(this.req, name);
   }
 
+  get secure(): boolean {
+    return this.req.secure;
+  }
+
   preferredMediaType<T extends string>(...mediaTypes: [T, ...T[]]): T {
     return (this.req.accepts(mediaTypes) || mediaTypes[0]) as T;
   }
@@ -166,6 +172,8 @@ export function dispatcher(table: Map<string, BoundOperation>, context: unknown,
     if (beforeHandler) await beforeHandler(bound.operation.operationId);
     const reply = await bound.handler(new DispatchedRequest(req, path) as HandlerRequest<unknown, unknown>, context as never);
     res.status(reply.status);
+    const fixed = bound.operation.fixedResponseHeaders[String(reply.status)];
+    if (fixed) res.set(fixed);
     if (reply.headers) res.set(reply.headers);
     if (reply.body === undefined) {
       res.end();

@@ -15,6 +15,8 @@ declare global {
     interface Response {
       /** A server error the request failed with, for its log line (set by the error renderer). */
       err?: Error;
+      /** The message of a 4xx answered, for its log line (set by the error renderer). */
+      problem?: string;
     }
     interface Locals {
       requestId: string;
@@ -78,7 +80,8 @@ function pathOf(req: Request): string {
  * - `req.log` writes lines that carry the id;
  * - once the answer is sent (or the client leaves), one line: request id, API, operationId, method, path, status,
  *   duration and caller, at `info` (API requests), `debug` (the docs, the console's pages) or `error` (a server
- *   error, with the error and its stack). Headers, cookies, query strings and bodies are never logged;
+ *   error, with the error and its stack; a 4xx, with the message answered as `problem`). Headers, cookies, query
+ *   strings and bodies are never logged;
  * - the API request's duration goes to `timer`, from the same measurement.
  *
  * Written on pino directly rather than with pino-http, whose middleware adds seven properties to every request
@@ -126,6 +129,7 @@ export function logRequests(app: Express, { log, timer }: RequestLogOptions): vo
         durationMs: Math.round(seconds * 10_000) / 10,
         caller: callerOf(api, req.principal),
         ...(res.err && { err: res.err }),
+        ...(res.problem !== undefined && { problem: res.problem }),
       },
       sent ? `${req.method} ${path} ${status}` : `${req.method} ${path} aborted by the client`,
     );

@@ -1,10 +1,13 @@
 import type { Request } from 'express';
 import { csrfMatches } from '../domain/console/sessions.js';
+import { AppError } from '../domain/errors.js';
 import { textProblem } from '../domain/text.js';
 import type { Services } from '../services.js';
 import { SESSION_COOKIE, cookieOf } from './console/cookies.js';
 import type { ConsolePrincipal } from './console/types.js';
+import { keepRefusal } from './credential-refusals.js';
 import { CSRF_REFUSED } from './errors.js';
+import { keepIfUnavailable } from './unavailable.js';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -41,21 +44,32 @@ export type SecurityHandler = (req: Request) => Promise<boolean>;
 /**
  * The validator answers 401 for anything a security handler throws without a status, so a failure to check the
  * credentials (the database is down) would pass for bad credentials; it is marked a server error instead, keeping
- * its message for the log only.
+ * its message for the log only. An attempt refused unchecked (too many failed authentications) is kept on the
+ * request, to be answered as it is (429 with Retry-After).
  */
-function failingLookup(error: unknown): never {
+function failingLookup(req: Request, error: unknown): never {
   if (typeof (error as { status?: unknown })?.status === 'number') throw error;
+  if (error instanceof AppError && error.code === 'rate_limited') {
+    keepRefusal(req, error);
+    throw Object.assign(new Error(error.message), { status: 429 });
+  }
+  keepIfUnavailable(req, error);
   throw Object.assign(new Error(`checking the credentials failed: ${(error as Error)?.message ?? String(error)}`, { cause: error }), { status: 500 });
 }
 
+/** The client's address that authentication limits count: the socket's, or what a trusted proxy says (TRUST_PROXY). */
+const clientAddress = (req: Request): string => req.ip ?? '';
+
 /**
  * The validator calls this for operations whose spec requires `basicAuth`: it resolves the principal from the
- * credentials, or refuses (401 with the API's body and challenge).
+ * credentials sent from the client's address, or refuses (401 with the API's body and challenge, or 429 past a
+ * limit of failed authentications).
  */
-export function basicAuth<P>(authenticate: (user: string, secret: string) => Promise<P | undefined>): SecurityHandler {
+export function basicAuth<P>(authenticate: (user: string, secret: string, address: string) => Promise<P | undefined>): SecurityHandler {
   return async (req) => {
     const credentials = basicCredentials(req);
-    const principal = credentials && (await authenticate(credentials.user, credentials.secret).catch(failingLookup));
+    const principal =
+      credentials && (await authenticate(credentials.user, credentials.secret, clientAddress(req)).catch((error: unknown) => failingLookup(req, error)));
     if (!principal) return false;
     req.principal = principal;
     return true;
@@ -77,7 +91,12 @@ type WithSessionLookup = { [SESSION_LOOKUP]?: Promise<ConsolePrincipal | undefin
 export function consoleSecurity(services: Services): Record<string, SecurityHandler> {
   const lookUp = (req: Request): Promise<ConsolePrincipal | undefined> => {
     const token = cookieOf(req, SESSION_COOKIE);
-    return token ? services.consoleAuth.session(token).then((session) => session && { session, token }, failingLookup) : Promise.resolve(undefined);
+    return token
+      ? services.consoleAuth.session(token, clientAddress(req)).then(
+          (session) => session && { session, token },
+          (error: unknown) => failingLookup(req, error),
+        )
+      : Promise.resolve(undefined);
   };
   const principalOf = (req: Request & WithSessionLookup) => (req[SESSION_LOOKUP] ??= lookUp(req));
   return {

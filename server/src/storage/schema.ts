@@ -184,6 +184,15 @@ export interface JobsTable {
   dedupe_key: string | null;
   /** The X-Request-Id of the request that caused the job, if one did. */
   request_id: string | null;
+  /** The party the job works for (`org:<orgId>`, `conductor:<account>`): the queue serves them in turn. */
+  tenant: string;
+}
+
+/** When the queue last served each tenant: the one served longest ago goes first. */
+export interface JobTenantsTable {
+  tenant: string;
+  /** The number of the claim that last served the tenant, 0 if none did; numbers grow with every claim. */
+  last_claim: number;
 }
 
 export interface UsersTable {
@@ -212,11 +221,23 @@ export interface ConsoleSessionsTable {
   expires_at: number;
 }
 
-export interface SignInFailuresTable {
+/** One failed authentication under one key of the limits it counts against (domain/auth/throttle.ts). */
+export interface AuthFailuresTable {
   key: string;
   at: number;
-  /** The attempt the row belongs to; null on rows from before attempts were recorded ahead of the check. */
+  /** The attempt the row belongs to: recorded before the check, deleted when the credential was right. */
   attempt_id: string | null;
+}
+
+/** The answer of a rule test asked `via_download`, kept for its download. */
+export interface RuleTestOutputsTable {
+  id: string;
+  org_id: string;
+  /** The tested scan's environment: a download needs access over it. */
+  environment_id: string;
+  created_at: number;
+  /** The domain's RuleTestResult, JSON. */
+  output: string;
 }
 
 export interface NotificationsTable {
@@ -460,6 +481,7 @@ export interface Database {
   scans: ScansTable;
   conductor_users: ConductorUsersTable;
   jobs: JobsTable;
+  job_tenants: JobTenantsTable;
   cloud_accounts: CloudAccountsTable;
   cloud_resources: CloudResourcesTable;
   scan_resources: ScanResourcesTable;
@@ -469,11 +491,12 @@ export interface Database {
   events: EventsTable;
   users: UsersTable;
   console_sessions: ConsoleSessionsTable;
-  sign_in_failures: SignInFailuresTable;
+  auth_failures: AuthFailuresTable;
   notifications: NotificationsTable;
   notification_environments: NotificationEnvironmentsTable;
   notification_deliveries: NotificationDeliveriesTable;
   custom_rules: CustomRulesTable;
+  rule_test_outputs: RuleTestOutputsTable;
   groups: GroupsTable;
   group_environments: GroupEnvironmentsTable;
   group_users: GroupUsersTable;

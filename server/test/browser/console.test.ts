@@ -1,12 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { CONSOLE_DIST } from '../../src/http/console-app.js';
-import { PROJECT_ROOT } from '../../src/paths.js';
 import { DATABASE_TARGETS, openTestDatabase, type TestDatabase } from '../databases.js';
 import { eventually } from '../eventually.js';
+import { ensureConsoleBuilt } from './builds.js';
 import { hasChromium, launchChromium, SCREENSHOTS } from './chromium.js';
 import { basic, startTestServer, type TestServer } from '../server.js';
 
@@ -18,24 +16,6 @@ import { basic, startTestServer, type TestServer } from '../server.js';
 const EMAIL = 'console.tester@example.org';
 const PASSWORD = 'a-long-console-password';
 
-
-/** Newest modification time under a path, in milliseconds. */
-function newest(path: string): number {
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return Math.max(stat.mtimeMs, ...readdirSync(path).map((name) => newest(join(path, name))));
-}
-
-/**
- * `make test` runs these tests before `make build`, and a developer may have edited the console since the last
- * build: rebuild when the bundle is missing or older than its sources, so the browser never tests a stale console.
- */
-function ensureConsoleBuilt(): void {
-  const index = join(CONSOLE_DIST, 'index.html');
-  const sources = ['console/src', 'console/index.html', 'console/vite.config.ts', 'console/package.json', 'client/src'].map((path) => join(PROJECT_ROOT, path));
-  if (existsSync(index) && statSync(index).mtimeMs >= Math.max(...sources.map(newest))) return;
-  execFileSync('npm', ['run', 'build', '--silent', '-w', 'console'], { cwd: PROJECT_ROOT, stdio: 'inherit' });
-}
 
 /** 25 clients whose names start with 25 different letters, so every collation sorts them alike; every other one is capitalised to show the name order ignores case. */
 const NAMES = ['apollo', 'Borealis', 'cassini', 'Dawn', 'europa', 'Fermi', 'galileo', 'Hubble', 'insight', 'Juno', 'kepler', 'Luna', 'magellan', 'Newton', 'orion', 'Pioneer', 'quasar', 'Rosetta', 'surveyor', 'Tiangong', 'ulysses', 'Viking', 'webb', 'Xmm', 'Yutu'];
@@ -118,9 +98,9 @@ describeBrowser('the web console in chromium', () => {
       }
     };
 
-  /** Waits for the one-time secret dialog and reads the pair out of it; the caller closes it. */
-  const takeSecret = async (clientName: string) => {
-    const dialog = page.getByRole('dialog', { name: `New secret for ${clientName}` });
+  /** Waits for the one-time secret dialog titled `title` and reads the pair out of it; the caller closes it. */
+  const takeSecret = async (title: string) => {
+    const dialog = page.getByRole('dialog', { name: title });
     await dialog.waitFor();
     const clientId = await dialog.getByLabel('Client ID', { exact: true }).inputValue();
     const secret = await dialog.getByLabel('Client secret', { exact: true }).inputValue();
@@ -156,7 +136,7 @@ describeBrowser('the web console in chromium', () => {
   };
 
   beforeAll(async () => {
-    ensureConsoleBuilt();
+    await ensureConsoleBuilt();
     mkdirSync(SCREENSHOTS, { recursive: true });
     // Only this run's pictures: a renamed or removed step must not leave an old one looking current.
     for (const file of readdirSync(SCREENSHOTS)) if (file.startsWith('console-') && file.endsWith('.png')) rmSync(join(SCREENSHOTS, file));
@@ -205,15 +185,12 @@ describeBrowser('the web console in chromium', () => {
     await screenshot('clients-empty');
   }));
 
-  it('creates a client, generates a secret that works, and revokes it so the secret fails', capturingFailure(async () => {
+  it('creates a client showing its ID and secret at once, a secret that works, and revokes it so the secret fails', capturingFailure(async () => {
     await signedIn();
     await page.getByLabel('Client name').fill('ci-pipeline');
     await button('Create client').click();
-    await rowOf('ci-pipeline').getByText('Created', { exact: true }).waitFor();
-    await page.getByRole('status').filter({ hasText: 'ci-pipeline is created' }).waitFor();
-
-    await button('Generate secret for ci-pipeline').click();
-    const { dialog, clientId, secret } = await takeSecret('ci-pipeline');
+    // One step: the answer to the creation carries the secret, shown in the dialog it opens.
+    const { dialog, clientId, secret } = await takeSecret('ci-pipeline is created');
     expect(clientId).toMatch(/^[A-Za-z0-9_-]{20,64}$/);
     expect(secret.length).toBeGreaterThanOrEqual(43);
     await dialog.getByRole('button', { name: 'Copy client secret' }).click();
@@ -225,6 +202,7 @@ describeBrowser('the web console in chromium', () => {
 
     await dialog.getByRole('button', { name: 'Done' }).click();
     await dialog.waitFor({ state: 'detached' });
+    await page.getByRole('status').filter({ hasText: 'ci-pipeline is created' }).waitFor();
     await rowOf('ci-pipeline').getByText('Active', { exact: true }).waitFor();
     expect(await rowOf('ci-pipeline').locator('code').textContent()).toBe(clientId);
     await screenshot('client-active');
@@ -243,7 +221,7 @@ describeBrowser('the web console in chromium', () => {
   it('generates a new secret for a revoked client, and regenerates it only after confirmation', capturingFailure(async () => {
     await existingClient('ci-pipeline');
     await button('Generate secret for ci-pipeline').click();
-    const first = await takeSecret('ci-pipeline');
+    const first = await takeSecret('New secret for ci-pipeline');
     expect(await environmentsWith(first.clientId, first.secret)).toBe(200);
     await first.dialog.getByRole('button', { name: 'Done' }).click();
     await rowOf('ci-pipeline').getByText('Active', { exact: true }).waitFor();
@@ -256,7 +234,7 @@ describeBrowser('the web console in chromium', () => {
 
     await button('Regenerate secret for ci-pipeline').click();
     await confirm.getByRole('button', { name: 'Regenerate secret' }).click();
-    const second = await takeSecret('ci-pipeline');
+    const second = await takeSecret('New secret for ci-pipeline');
     expect(second.secret).not.toBe(first.secret);
     await second.dialog.getByRole('button', { name: 'Done' }).click();
     expect(await environmentsWith(first.clientId, first.secret)).toBe(401);
@@ -448,6 +426,34 @@ describeBrowser('the web console in chromium', () => {
       await button('Revoke secret of Yutu').click();
       await page.getByRole('alertdialog').getByRole('button', { name: 'Revoke secret' }).click();
       await rowOf('Yutu').getByText('Secret Revoked', { exact: true }).waitFor();
+    }));
+
+    it('keeps a client created here in view when the sort puts it on another page, until it is deleted', capturingFailure(async () => {
+      await signedIn();
+      // The default order (name, ascending, ten a page), where a name late in the alphabet sorts onto the last page.
+      await page.goto(consoleUrl());
+      await page.getByText('Showing 1–10 of 25').waitFor();
+      await page.getByLabel('Client name').fill('zz-nightly-export');
+      await button('Create client').click();
+      const { dialog, clientId, secret } = await takeSecret('zz-nightly-export is created');
+      await dialog.getByRole('button', { name: 'Done' }).click();
+      expect(await environmentsWith(clientId, secret)).toBe(200);
+
+      await page.getByText('Showing 1–10 of 26').waitFor();
+      const pinned = page.locator('tbody.pinned');
+      expect(await pinned.locator('th[scope="row"]').allTextContents()).toEqual(['zz-nightly-export']);
+      await rowOf('zz-nightly-export').getByText('Active', { exact: true }).waitFor();
+      expect(await rowOf('zz-nightly-export').locator('code').textContent()).toBe(clientId);
+      // The page itself is still the first ten by name.
+      expect(await page.locator('tbody:not(.pinned) th[scope="row"]').allTextContents()).toEqual(expectedOrder(rows, 'name', 'asc').slice(0, 10));
+      await screenshot('client-created-elsewhere');
+
+      await button('Delete zz-nightly-export').click();
+      await page.getByRole('alertdialog').getByRole('button', { name: 'Delete client' }).click();
+      await page.getByRole('status').filter({ hasText: 'zz-nightly-export is deleted' }).waitFor();
+      await page.getByText('Showing 1–10 of 25').waitFor();
+      expect(await pinned.count()).toBe(0);
+      expect(await environmentsWith(clientId, secret)).toBe(401);
     }));
   });
 

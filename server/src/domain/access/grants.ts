@@ -28,6 +28,18 @@ export interface GroupGrant {
 }
 
 /**
+ * What one request reaches: the environments it reads or changes, and the grants it hands out (the policy of a
+ * group it creates over that group's environments; the groups users join or leave). Ids that name nothing of the
+ * caller's organization are not part of it: the operation answers those as it answers unknown ids.
+ */
+export interface Reach {
+  /** Every environment, including those created later (`*`, or a new environment). */
+  allEnvironments: boolean;
+  environmentIds: ReadonlySet<string>;
+  handsOut: readonly GroupGrant[];
+}
+
+/**
  * The access of one caller, from the groups it belongs to. A caller in no group is unrestricted: an API client
  * that was never put in a group acts for its whole organization.
  */
@@ -106,6 +118,40 @@ export class Grants {
     if (this.allowsOver(level, environmentId)) return;
     if (!this.allowsSomewhere(level)) throw this.denied(operation);
     throw new AppError('environment_access_denied', `environment ${environmentId}: the caller's groups do not grant ${level} access over it`);
+  }
+
+  /**
+   * The one check of a request (see "Access control" in the compliance spec): 403 unless some group grants `level`,
+   * the level is granted over every environment the request reaches (over all of them when it reaches `*`), and the
+   * caller holds every grant the request hands out.
+   */
+  authorize(level: AccessLevel, reach: Reach, operation: string): void {
+    if (!this.restricted) return;
+    this.requireSomewhere(level, operation);
+    if (reach.allEnvironments) this.requireEverywhere(level, operation);
+    for (const id of reach.environmentIds) this.requireOver(level, id, operation);
+    for (const grant of reach.handsOut) this.requireHolds(grant, operation);
+  }
+
+  /**
+   * 403 unless the caller's groups grant at least the grant's policy wherever the grant covers: a caller never hands
+   * out more than it holds, neither a stronger policy nor more environments.
+   */
+  requireHolds(grant: GroupGrant, operation: string): void {
+    if (!this.restricted) return;
+    const level = LEVEL_OF_POLICY[grant.policy];
+    const needed = rank(level);
+    if (this.highest < needed) {
+      throw new AppError('forbidden', `${operation} hands out ${grant.policy}; the caller's strongest policy is ${this.strongestPolicy}`);
+    }
+    if (grant.allEnvironments && this.everywhere < needed) {
+      throw new AppError('forbidden', `${operation} hands out ${grant.policy} over all environments ('*'); the caller's groups do not grant ${level} access over all of them`);
+    }
+    for (const id of grant.environmentIds) {
+      if (!this.allowsOver(level, id)) {
+        throw new AppError('environment_access_denied', `environment ${id}: ${operation} hands out ${grant.policy} over it; the caller's groups do not grant ${level} access over it`);
+      }
+    }
   }
 
   private denied(operation: string): AppError {

@@ -2,8 +2,9 @@ import type { Clock } from '../clock.js';
 import { ALL } from '../cloud/providers.js';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
+import { DEFAULT_QUOTAS, upTo } from '../quotas.js';
 import { RecentlyRead, type RecentlyReadOptions } from '../auth/recently-read.js';
-import { Grants, UNRESTRICTED } from './grants.js';
+import { Grants, UNRESTRICTED, type GroupGrant } from './grants.js';
 import type { OrgUser } from '../users/types.js';
 import type { GroupRepository, InviteRepository, Page, PageRequest, SortDirection, UserRepository } from '../repositories.js';
 import {
@@ -26,6 +27,8 @@ export interface AccessServiceDeps {
   clock: Clock;
   /** How long an API client's grants are reused (see RecentlyRead). */
   grantsCache: RecentlyReadOptions;
+  /** Groups one organization may have (MAX_GROUPS_PER_ORG); DEFAULT_QUOTAS.groups unless set. */
+  groupQuota?: number;
 }
 
 /**
@@ -73,7 +76,8 @@ export class AccessService {
       createdAt: now,
       updatedAt: now,
     };
-    if (!(await this.deps.groups.insert(group))) throw new AppError('conflict', `name: a group named '${name}' already exists`);
+    const admit = upTo('groups', this.deps.groupQuota ?? DEFAULT_QUOTAS.groups, 'this organization');
+    if (!(await this.deps.groups.insert(group, admit))) throw new AppError('bad_request', `name: a group named '${name}' already exists`);
     this.grants.forgetAll();
     return group;
   }
@@ -84,6 +88,24 @@ export class AccessService {
       const grants = await this.deps.groups.grantsOfApiClient(clientId);
       return grants.length === 0 ? UNRESTRICTED : new Grants(grants);
     });
+  }
+
+  /** Those of `ids` that are environments of the organization. */
+  async existingEnvironments(orgId: string, ids: readonly string[]): Promise<string[]> {
+    return [...(await this.deps.groups.environmentNames(orgId, ids)).keys()];
+  }
+
+  /** What the groups grant, for those of `ids` that are groups of the organization. */
+  grantsOfGroups(orgId: string, ids: readonly string[]): Promise<GroupGrant[]> {
+    return this.deps.groups.grantsOfGroups(orgId, ids);
+  }
+
+  /** What the groups grant that those of `userIds` who are users of the organization belong to now. */
+  async grantsOfUsersGroups(orgId: string, userIds: readonly string[]): Promise<GroupGrant[]> {
+    const users = await this.deps.users.getMany(orgId, userIds);
+    const groups = await this.deps.groups.groupsOfUsers(users.map((user) => user.id));
+    const groupIds = new Set([...groups.values()].flat().map((group) => group.id));
+    return this.grantsOfGroups(orgId, [...groupIds]);
   }
 
   /** After the data changed underneath this service (a database restore): grants are read again. */
@@ -115,7 +137,7 @@ export class AccessService {
     const email = input.email.trim().toLowerCase();
     const groups = await this.groupNames(orgId, input.group_ids);
     const user = await this.deps.users.findByEmail(email);
-    if (user && user.orgId === orgId) throw new AppError('conflict', `email: ${email} already belongs to user ${user.id}`);
+    if (user && user.orgId === orgId) throw new AppError('already_member', `email: ${email} already belongs to user ${user.id}`);
     const now = this.deps.clock.nowSeconds();
     const invite: Invite = {
       id: newId(),
@@ -127,7 +149,7 @@ export class AccessService {
       createdAt: now,
       updatedAt: now,
     };
-    if (!(await this.deps.invites.insert(invite, now))) throw new AppError('conflict', `email: ${email} already has a PENDING invite`);
+    if (!(await this.deps.invites.insert(invite, now))) throw new AppError('already_invited', `email: ${email} already has a PENDING invite`);
     return this.withStatus(invite);
   }
 

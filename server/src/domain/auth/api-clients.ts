@@ -2,10 +2,12 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { randomToken } from '../ids.js';
+import { DEFAULT_QUOTAS, upTo, type Admission } from '../quotas.js';
 import { characterCount } from '../text.js';
 import type { ApiClient, ApiClientOrder, ApiClientRepository, Page, PageRequest, SortDirection } from '../repositories.js';
 import { RecentlyRead, type RecentlyReadOptions } from './recently-read.js';
 import { digestMatches, hashSecret, secretDigest } from './secrets.js';
+import type { AuthenticationThrottle } from './throttle.js';
 
 /** Who is calling the compliance API. */
 export interface ApiClientPrincipal {
@@ -18,6 +20,12 @@ const SECRET_BYTES = 32;
 
 /** `cl_` and 22 URL-safe characters (16 random bytes): the Basic-auth user name. */
 const newClientId = (): string => `cl_${randomToken(16)}`;
+
+/** What a client id given to `createWithSecret` must look like: usable as a Basic-auth user name and in URLs. */
+const CLIENT_ID = /^cl_[A-Za-z0-9_-]{1,64}$/;
+
+/** A new client id and secret, not yet any client's: for credentials written down before the client exists. */
+export const newApiClientCredentials = (): { clientId: string; secret: string } => ({ clientId: newClientId(), secret: randomToken(SECRET_BYTES) });
 
 function checkName(name: string): string {
   const trimmed = name.trim();
@@ -73,12 +81,18 @@ export class ApiClientService {
   constructor(
     private readonly clients: ApiClientRepository,
     private readonly clock: Clock,
+    private readonly throttle: AuthenticationThrottle,
     cache: RecentlyReadOptions = apiClientCacheOptions(),
+    /** API clients one organization may create in the console (MAX_API_CLIENTS_PER_ORG). */
+    private readonly quota: number = DEFAULT_QUOTAS.apiClients,
   ) {
     this.verified = new RecentlyRead(cache);
   }
 
-  /** Creates a client without a secret (status Created), as the console does. Names are unique per organization. */
+  /**
+   * Creates a client without a secret (status Created), as the console does. Names are unique per organization, and
+   * an organization that has its quota of clients (however they were made) is refused (see createActive).
+   */
   async create(orgId: string, name: string): Promise<ApiClient> {
     const trimmed = checkName(name);
     if (await this.clients.findByName(orgId, trimmed)) throw new AppError('conflict', `an API client named '${trimmed}' exists`);
@@ -92,7 +106,7 @@ export class ApiClientService {
       lastActivityAt: null,
       createdAt: this.clock.nowSeconds(),
     };
-    await this.clients.insert(client);
+    await this.clients.insert(client, upTo('apiClients', this.quota, 'this organization'));
     return client;
   }
 
@@ -137,14 +151,33 @@ export class ApiClientService {
     this.verified.forget(clientId);
   }
 
-  /** Creates a client and issues its first secret at once (the operator command does this). */
-  async createWithSecret(orgId: string, name: string): Promise<IssuedCredentials> {
+  /**
+   * Creates a client and issues its first secret at once, as the console does when asked to: within the
+   * organization's quota of clients, like `create`.
+   */
+  createActive(orgId: string, name: string): Promise<IssuedCredentials> {
+    return this.issue(orgId, name, undefined, upTo('apiClients', this.quota, 'this organization'));
+  }
+
+  /**
+   * Creates a client and issues its first secret at once (the operator command does this). `given` names the id and
+   * secret instead of new random ones: the demo data gives every database it seeds the same demo client. The
+   * operator is not held to the console's quota: it is the one who sets it.
+   */
+  createWithSecret(orgId: string, name: string, given?: { clientId: string; secret: string }): Promise<IssuedCredentials> {
+    return this.issue(orgId, name, given);
+  }
+
+  private async issue(orgId: string, name: string, given: { clientId: string; secret: string } | undefined, admit?: Admission): Promise<IssuedCredentials> {
     const trimmed = checkName(name);
     if (await this.clients.findByName(orgId, trimmed)) throw new AppError('conflict', `an API client named '${trimmed}' exists`);
+    if (given && !CLIENT_ID.test(given.clientId)) throw AppError.invalid('client_id', "must be 'cl_' and 1 to 64 letters, digits, '-' or '_'");
+    if (given && given.secret.length === 0) throw AppError.invalid('client_secret', 'must not be empty');
+    if (given && (await this.clients.get(given.clientId))) throw new AppError('conflict', `an API client ${given.clientId} exists`);
     const now = this.clock.nowSeconds();
-    const secret = randomToken(SECRET_BYTES);
+    const secret = given?.secret ?? randomToken(SECRET_BYTES);
     const client: ApiClient = {
-      clientId: newClientId(),
+      clientId: given?.clientId ?? newClientId(),
       orgId,
       name: trimmed,
       status: 'Active',
@@ -153,30 +186,40 @@ export class ApiClientService {
       lastActivityAt: null,
       createdAt: now,
     };
-    await this.clients.insert(client);
+    await this.clients.insert(client, admit);
     return { client, secret };
   }
 
   /**
-   * The principal for a valid, active id/secret pair; undefined otherwise. A pair verified less than a second ago
-   * is accepted from memory; anything else (a wrong secret included) is checked against the database, so a secret
-   * issued by another process works at once. Both paths compare digests in constant time.
+   * The principal for a valid, active id/secret pair sent from `address`; undefined otherwise, and `rate_limited`
+   * when failed attempts reached a limit (AuthenticationThrottle: then the secret is not compared at all). A pair
+   * verified less than a second ago is accepted from memory; anything else (a wrong secret included) is checked
+   * against the database, so a secret issued by another process works at once. Both paths compare digests in
+   * constant time.
    */
-  async authenticate(clientId: string, secret: string): Promise<ApiClientPrincipal | undefined> {
+  authenticate(clientId: string, secret: string, address: string): Promise<ApiClientPrincipal | undefined> {
     const presented = secretDigest(secret);
-    const cached = this.verified.get(clientId);
-    if (cached && timingSafeEqual(presented, cached.digest)) {
-      this.pendingActivity.set(clientId, this.clock.nowSeconds());
-      return cached.principal;
-    }
-    const ticket = this.verified.begin();
-    const client = await this.clients.get(clientId);
-    const active = client?.status === 'Active' ? client.secretHash : null;
-    if (!digestMatches(presented, active) || !client) return undefined;
-    const principal: ApiClientPrincipal = Object.freeze({ orgId: client.orgId, clientId: client.clientId });
-    this.verified.store(ticket, client.clientId, { digest: presented, principal });
-    this.pendingActivity.set(client.clientId, this.clock.nowSeconds());
-    return principal;
+    return this.throttle.authenticate(
+      { realm: 'compliance', identity: clientId, address, credential: presented.toString('base64') },
+      {
+        remembered: () => {
+          const cached = this.verified.get(clientId);
+          if (!cached || !timingSafeEqual(presented, cached.digest)) return undefined;
+          this.pendingActivity.set(clientId, this.clock.nowSeconds());
+          return cached.principal;
+        },
+        verify: async () => {
+          const ticket = this.verified.begin();
+          const client = await this.clients.get(clientId);
+          const active = client?.status === 'Active' ? client.secretHash : null;
+          if (!digestMatches(presented, active) || !client) return undefined;
+          const principal: ApiClientPrincipal = Object.freeze({ orgId: client.orgId, clientId: client.clientId });
+          this.verified.store(ticket, client.clientId, { digest: presented, principal });
+          this.pendingActivity.set(client.clientId, this.clock.nowSeconds());
+          return principal;
+        },
+      },
+    );
   }
 
   /** After the data changed underneath this service (a database restore): every credential is checked again. */

@@ -3,7 +3,10 @@ import { hash, timingSafeEqual } from 'node:crypto';
 /** The SHA-256 digest of a secret: what is stored (as hex) and what caches key on; never the secret itself. */
 export const secretDigest = (secret: string): Buffer => hash('sha256', secret, 'buffer');
 
-/** Secrets are stored only as SHA-256 hashes (hex). They are random and long, so a slow KDF adds nothing. */
+/**
+ * API client secrets and session tokens are stored only as SHA-256 hashes (hex): they are random and long, so a
+ * slow KDF adds nothing. (Conductor secrets, which an operator may choose, are hashed with scrypt: passwords.ts.)
+ */
 export const hashSecret = (secret: string): string => secretDigest(secret).toString('hex');
 
 // Compared against when there is no stored hash, so that an unknown id costs the same time as a wrong secret.

@@ -3,6 +3,7 @@ import type { CloudAdapter } from '../cloud/adapter.js';
 import { AppError, type ErrorDetail } from '../errors.js';
 import { newId } from '../ids.js';
 import type { JobQueue } from '../jobs/queue.js';
+import { conductorTenant } from '../jobs/tenants.js';
 import { silentLog, type Log } from '../log.js';
 import type { DryRunRepository, ProcessRepository } from '../repositories.js';
 import type { AccountService } from './accounts.js';
@@ -92,7 +93,7 @@ export class DryRunService {
       compositionText = (await readCompositionArchive(input.archive)).text;
     }
     const id = newId();
-    const job = this.deps.jobs.newJob(DRY_RUN_JOB, { dryRunId: id }, { maxAttempts: 3, requestId: input.requestId ?? null });
+    const job = this.deps.jobs.newJob(DRY_RUN_JOB, { dryRunId: id }, { maxAttempts: 3, requestId: input.requestId ?? null, tenant: conductorTenant(accountName) });
     const dryRun: DryRun = {
       id,
       command,
@@ -146,16 +147,21 @@ export class DryRunService {
 
   /**
    * The job: computes the outcome, records it and wakes whoever waits for it. `reached` names the points a test
-   * may crash the process at (see JobContext.reached).
+   * may crash the process at (see JobContext.reached). Once `signal` is aborted (the worker stops) it records
+   * nothing more, and the dry-run stays RUNNING for the worker that takes the job up next.
    */
-  async run(id: string, reached: (point: string) => void = () => {}): Promise<void> {
+  async run(id: string, reached: (point: string) => void = () => {}, signal?: AbortSignal): Promise<void> {
     const dryRun = await this.deps.dryRuns.get(id);
     if (!dryRun || isFinished(dryRun.status)) return;
+    signal?.throwIfAborted();
     await this.deps.dryRuns.update({ ...dryRun, status: 'RUNNING' });
     let outcome: { errors: ErrorDetail[]; plan: PlannedOperation[] };
     try {
       outcome = await this.evaluate(dryRun);
     } catch (error) {
+      // Stopping the worker is not the dry-run's result, nor is a database that could not serve for a moment: the
+      // job is retried, and the dry-run ends FAILED only once the queue gives its last attempt up.
+      if (signal?.aborted || (error instanceof AppError && error.code === 'unavailable')) throw error;
       // A dry-run only reads: there is nothing to retry for, so an unexpected error is its result.
       (this.deps.log ?? silentLog).error({ err: error, dryRunId: id }, 'a dry-run could not be evaluated');
       outcome = { errors: [notCompleted((error as Error).message)], plan: [] };

@@ -79,7 +79,11 @@ export class ProcessEnforcer {
     const busy = new Set<string>();
     for (const job of await this.deps.processes.unfinishedJobs(1000)) {
       if (job.queueJobId === null) {
-        if (job.createdAt < now - UNQUEUED_GRACE_SECONDS) await this.deps.changes.enqueue(job);
+        if (job.createdAt < now - UNQUEUED_GRACE_SECONDS) {
+          // Processes are never deleted (a released one stays), so its account is there to name the job's tenant.
+          const process = await this.deps.processes.get(job.fid);
+          if (process) await this.deps.changes.enqueue(job, process.accountName);
+        }
         busy.add(job.fid);
         continue;
       }
@@ -93,7 +97,11 @@ export class ProcessEnforcer {
         : queued.status === 'failed'
           ? `the job failed: ${queued.lastError ?? 'unknown error'}`
           : 'the job ended without recording its outcome';
-      await this.deps.processes.updateJob({ ...job, status: 'failed', message: reason, finishedAt: now });
+      // The queue fails a job only once its give-up recorded the process job's end: read it again, lest that
+      // record be overwritten with this one.
+      const latest = await this.deps.processes.getJob(job.id);
+      if (!latest || latest.status === 'succeeded' || latest.status === 'failed') continue;
+      await this.deps.processes.updateJob({ ...latest, status: 'failed', message: reason, finishedAt: now });
     }
     return busy;
   }

@@ -2,6 +2,7 @@ import type { Clock } from '../clock.js';
 import { AppError, type ErrorDetail } from '../errors.js';
 import { newId } from '../ids.js';
 import type { JobQueue } from '../jobs/queue.js';
+import { conductorTenant } from '../jobs/tenants.js';
 import type { ProcessRepository } from '../repositories.js';
 import type { HistoryEntry, HistoryEvent, JobPurpose, Process, ProcessAction, ProcessJob, ProcessResource } from './types.js';
 
@@ -143,7 +144,7 @@ export class ProcessChanges {
       });
       if (outcome === 'alias_taken') throw aliasTaken(draft.process.alias ?? '');
       if (outcome === 'ok') {
-        for (const job of draft.jobs) await this.enqueue(job);
+        for (const job of draft.jobs) await this.enqueue(job, draft.process.accountName);
         return draft;
       }
     }
@@ -155,10 +156,10 @@ export class ProcessChanges {
   /**
    * Hands a registered job to the durable queue. Idempotent: the queue job takes the process job's id and is
    * queued once, so the request that registered the job and the enforcer (which queues a job its request died
-   * before queuing) may both call this.
+   * before queuing) may both call this. The job works for the process's account (`accountName`).
    */
-  async enqueue(job: ProcessJob): Promise<void> {
-    await this.jobs.enqueue(PROCESS_JOB, { jobId: job.id }, { maxAttempts: 3, id: job.id, dedupeKey: `${PROCESS_JOB}:${job.id}` });
+  async enqueue(job: ProcessJob, accountName: string): Promise<void> {
+    await this.jobs.enqueue(PROCESS_JOB, { jobId: job.id }, { maxAttempts: 3, id: job.id, dedupeKey: `${PROCESS_JOB}:${job.id}`, tenant: conductorTenant(accountName) });
     await this.processes.attachQueueJob(job.id, job.id);
   }
 }

@@ -59,7 +59,9 @@ export class ProcessJobRunner {
     const job = await this.deps.processes.getJob(jobId);
     if (!job || job.status === 'succeeded' || job.status === 'failed') return;
     const failed: ProcessJob = { ...job, status: 'failed', message: reason, finishedAt: this.deps.clock.nowSeconds() };
-    if (job.purpose !== 'kill') return void (await this.deps.processes.updateJob(failed));
+    const process = job.purpose === 'kill' ? await this.deps.processes.get(job.fid) : undefined;
+    // A released process's history is closed (and changing it refused): only the job records the reason.
+    if (!process || process.releasedAt !== null) return void (await this.deps.processes.updateJob(failed));
     // A kill that cannot finish must not leave the process KILLING for good, refusing everything: it is left
     // SUSPENDED (nothing re-creates what was already deleted), and the kill can be requested again.
     await this.deps.changes.apply(job.fid, SERVER_ACTOR, (draft) => {

@@ -2,6 +2,7 @@ import type { Clock } from '../clock.js';
 import type { CloudAdapter } from '../cloud/adapter.js';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
+import { DEFAULT_QUOTAS, upTo } from '../quotas.js';
 import type { ProcessRepository } from '../repositories.js';
 import type { AccountService } from './accounts.js';
 import type { CompositionChecks } from './composition-checks.js';
@@ -34,7 +35,16 @@ export interface ProcessServiceDeps {
   checks: CompositionChecks;
   cloud: CloudAdapter;
   clock: Clock;
+  /**
+   * Processes neither killed nor released one account may have (MAX_PROCESSES_PER_ACCOUNT);
+   * DEFAULT_QUOTAS.processesPerAccount unless set.
+   */
+  quota?: number;
 }
+
+/** A create refused because the account has its quota of processes; `errors` names the account parameter. */
+const quotaReached = (message: string): AppError =>
+  new AppError('conflict', 'Process quota reached', { details: [{ code: 'process.quota_reached', message, location: 'query.account' }] });
 
 const badRequest = (problems: AppError['details']): AppError => new AppError('bad_request', 'Bad request', { details: problems });
 
@@ -105,8 +115,9 @@ export class ProcessService {
     const job = draft.startJob('create');
     draft.record('created', { composition_digest: digest, resources: checked.composition.resources.length, imports: resources.length - checked.composition.resources.length }, job.id);
     const { process } = draft;
-    if (!(await this.deps.processes.insert(process, resources, draft.history, job))) throw aliasTaken(input.alias ?? '');
-    await this.deps.changes.enqueue(job);
+    const admit = upTo('processesPerAccount', this.deps.quota ?? DEFAULT_QUOTAS.processesPerAccount, `account '${account.name}'`, quotaReached);
+    if (!(await this.deps.processes.insert(process, resources, draft.history, job, admit))) throw aliasTaken(input.alias ?? '');
+    await this.deps.changes.enqueue(job, process.accountName);
     return { process, resources };
   }
 

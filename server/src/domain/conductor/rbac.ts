@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { DEFAULT_LIMITS, readArchive, requireFile, type ArchiveLimits } from '../archives/tar.js';
 import { ROOT_USER } from '../auth/conductor-users.js';
-import { hashSecret } from '../auth/secrets.js';
+import { DEFAULT_PASSWORD_HASHING, hashPassword, type PasswordHashing } from '../auth/passwords.js';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { randomToken } from '../ids.js';
@@ -249,6 +249,8 @@ export interface RbacServiceDeps {
   clock: Clock;
   aliases?: ResourceAliases;
   archiveLimits?: ArchiveLimits;
+  /** scrypt's cost for the secrets it issues; unset, the product's (see ConductorUserService). */
+  hashing?: Readonly<PasswordHashing>;
 }
 
 export class RbacService {
@@ -298,7 +300,7 @@ export class RbacService {
     });
   }
 
-  /** A new secret for a declared user, returned once; only its hash is kept, and the old secret stops at once. */
+  /** A new secret for a declared user, returned once; only its salted scrypt hash is kept, and the old secret stops at once. */
   async resetSecret(name: string): Promise<{ user: string; secret: string }> {
     if (name === ROOT_USER) {
       throw new AppError('bad_request', 'Bad request', {
@@ -313,7 +315,8 @@ export class RbacService {
     }
     const secret = randomToken(32);
     // The user's row exists exactly while the attached policy declares it, so one update both checks and sets.
-    if (!(await this.deps.users.setSecret(name, hashSecret(secret), this.deps.clock.nowSeconds()))) {
+    const secretHash = await hashPassword(secret, this.deps.hashing ?? DEFAULT_PASSWORD_HASHING);
+    if (!(await this.deps.users.setSecret(name, secretHash, this.deps.clock.nowSeconds()))) {
       throw new AppError('not_found', 'Resource not found', {
         details: [{ code: 'not_found', message: `no declared user named '${name}'`, location: 'path.user' }],
       });

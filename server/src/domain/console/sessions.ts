@@ -5,21 +5,13 @@ import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { newId, randomToken } from '../ids.js';
 import { characterCount } from '../text.js';
+import { DEFAULT_PASSWORD_HASHING, hashPassword, prepareDecoy, verifyPassword, type PasswordHashing } from '../auth/passwords.js';
 import { hashSecret } from '../auth/secrets.js';
-import type { Organization, OrganizationRepository, SessionRepository, SignInFailureRepository, UserRepository } from '../repositories.js';
+import type { AuthenticationThrottle } from '../auth/throttle.js';
+import type { Organization, OrganizationRepository, SessionRepository, UserRepository } from '../repositories.js';
 import type { OrgUser } from '../users/types.js';
-import { DEFAULT_PASSWORD_HASHING, hashPassword, prepareDecoy, verifyPassword, type PasswordHashing } from './passwords.js';
 
 export const SESSION_SECONDS = 12 * 3600;
-/**
- * Sign-in attempts: failures allowed in the window, before refusing. The tight limit is per client address and
- * email together, so that guesses from elsewhere cannot lock a user out; a much higher ceiling per email across
- * all addresses still slows a guess spread over many addresses, and one per address a sweep over many emails.
- */
-export const SIGN_IN_WINDOW_SECONDS = 15 * 60;
-export const MAX_FAILURES_PER_ADDRESS_AND_EMAIL = 10;
-export const MAX_FAILURES_PER_EMAIL = 100;
-export const MAX_FAILURES_PER_ADDRESS = 50;
 
 export interface ConsoleSession {
   user: OrgUser;
@@ -39,7 +31,8 @@ export class ConsoleAuthService {
     private readonly users: UserRepository,
     private readonly organizations: OrganizationRepository,
     private readonly sessions: SessionRepository,
-    private readonly failures: SignInFailureRepository,
+    /** Failed sign-ins count with failed authentications on the other APIs, under the same limits. */
+    private readonly throttle: AuthenticationThrottle,
     private readonly clock: Clock,
     private readonly hashing: Readonly<PasswordHashing> = DEFAULT_PASSWORD_HASHING,
   ) {
@@ -98,34 +91,23 @@ export class ConsoleAuthService {
     return passwordFile;
   }
 
-  /** Signs in; a successful sign-in ends the session of `previousToken` (the cookie the browser still held). */
+  /**
+   * Signs in from `address`; a successful sign-in ends the session of `previousToken` (the cookie the browser still
+   * held). Past a limit of failed attempts it throws `rate_limited` without checking the password.
+   */
   async signIn(email: string, password: string, address: string, previousToken?: string): Promise<SignedIn> {
     const now = this.clock.nowSeconds();
-    const since = now - SIGN_IN_WINDOW_SECONDS;
-    const normalized = email.toLowerCase();
-    const limits = [
-      { key: `pair:${address} ${normalized}`, max: MAX_FAILURES_PER_ADDRESS_AND_EMAIL },
-      { key: `email:${normalized}`, max: MAX_FAILURES_PER_EMAIL },
-      { key: `address:${address}`, max: MAX_FAILURES_PER_ADDRESS },
-    ];
-    // The attempt counts as a failure from the start, so that concurrent guesses count each other: of any number
-    // sent at once, at most the limit get their password checked.
-    const attemptId = newId();
-    await this.failures.record(limits.map(({ key }) => key), now, attemptId);
-    const counts = await Promise.all(limits.map(({ key }) => this.failures.count(key, since)));
-    const exceeded = counts.filter((counted, i) => counted.count > limits[i]!.max);
-    if (exceeded.length > 0) {
-      // A refused attempt is not a failure of its own: waiting out the window is enough to try again.
-      await this.failures.forgive(attemptId);
-      const oldest = Math.min(...exceeded.map((counted) => counted.oldest));
-      throw new AppError('rate_limited', 'Too many failed sign-in attempts; try again later', {
-        retryAfter: Math.max(1, oldest + SIGN_IN_WINDOW_SECONDS - now),
-      });
-    }
-    const user = await this.users.findByEmail(email);
-    const valid = await verifyPassword(password, user?.status === 'ACTIVE' ? user.passwordHash : null, this.hashing);
-    if (!valid || !user) throw new AppError('unauthenticated', 'Invalid email or password');
-    await this.failures.forgive(attemptId);
+    const user = await this.throttle.authenticate(
+      { realm: 'console', identity: email.toLowerCase(), address },
+      {
+        verify: async () => {
+          const found = await this.users.findByEmail(email);
+          const valid = await verifyPassword(password, found?.status === 'ACTIVE' ? found.passwordHash : null, this.hashing);
+          return valid && found ? found : undefined;
+        },
+      },
+    );
+    if (!user) throw new AppError('unauthenticated', 'Invalid email or password');
     const organization = (await this.organizations.get(user.orgId))!;
     const token = randomToken(32);
     const session = { user, organization, csrfToken: randomToken(32), expiresAt: now + SESSION_SECONDS };
@@ -134,8 +116,16 @@ export class ConsoleAuthService {
     return { ...session, token };
   }
 
-  /** The live session of a cookie token, if any. */
-  async session(token: string): Promise<ConsoleSession | undefined> {
+  /**
+   * The live session of a cookie token sent from `address`, if any. An address past its own limit of failed
+   * authentications is refused (`rate_limited`) before the token is looked up. A token that names no live session
+   * is not counted as a failure: it is 256 random bits, nothing to guess, and browsers keep sending expired ones.
+   */
+  async session(token: string, address: string): Promise<ConsoleSession | undefined> {
+    return this.throttle.authenticate({ realm: 'console', address }, { remembered: () => this.liveSession(token) });
+  }
+
+  private async liveSession(token: string): Promise<ConsoleSession | undefined> {
     const stored = await this.sessions.get(hashSecret(token));
     if (!stored || stored.expiresAt <= this.clock.nowSeconds()) return undefined;
     const [user, organization] = await Promise.all([this.users.get(stored.orgId, stored.userId), this.organizations.get(stored.orgId)]);

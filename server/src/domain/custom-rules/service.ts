@@ -3,6 +3,7 @@ import { isSupportedType } from '../cloud/catalog.js';
 import type { Provider } from '../cloud/providers.js';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
+import { atMost, DEFAULT_QUOTAS, upTo, type SizeAdmission } from '../quotas.js';
 import { compileRule, type CompiledRule, type RuleOutcome } from '../rules/engine.js';
 import type { EvaluationPool } from '../rules/evaluation-pool.js';
 import type { ActiveRule } from '../scans/rule-set.js';
@@ -14,6 +15,7 @@ import type {
   EnvironmentRepository,
   Page,
   PageRequest,
+  RuleTestOutputRepository,
   ScanRepository,
   ScanResultRepository,
 } from '../repositories.js';
@@ -36,6 +38,7 @@ import type {
   CustomRuleFilter,
   CustomRuleStatus,
   CustomRuleWithWarnings,
+  KeptRuleTestOutput,
   RuleTestInput,
   RuleTestResult,
   TestedResource,
@@ -44,11 +47,19 @@ import type {
 
 /** Rule tests list at most this many resources (and the input at most this many documents). */
 export const MAX_TEST_RESOURCES = 1000;
+/**
+ * How long, and how many per organization, the answers of tests asked `via_download` are kept for their download:
+ * long enough to fetch what was just asked for, and at most 20 answers of 1 000 resources each per organization.
+ */
+export const KEPT_TEST_OUTPUT_SECONDS = 3600;
+export const KEPT_TEST_OUTPUTS_PER_ORGANIZATION = 20;
 const PAGE = 1000;
 const COMPILED_CACHE_SIZE = 1000;
 
 export interface CustomRuleServiceDeps {
   rules: CustomRuleRepository;
+  /** Answers of tests kept for download. */
+  testOutputs: RuleTestOutputRepository;
   scans: ScanRepository;
   environments: EnvironmentRepository;
   results: ScanResultRepository;
@@ -56,6 +67,13 @@ export interface CustomRuleServiceDeps {
   clock: Clock;
   /** Evaluates rule tests off the request thread. */
   evaluation: Pick<EvaluationPool, 'test'>;
+  /** Custom rules one organization may have (MAX_CUSTOM_RULES_PER_ORG); DEFAULT_QUOTAS.customRules unless set. */
+  quota?: number;
+  /**
+   * Characters of rule text one organization's rules may hold together (MAX_CUSTOM_RULE_TEXT_PER_ORG);
+   * DEFAULT_QUOTAS.customRuleText unless set. It bounds the text every scan of the organization compiles and runs.
+   */
+  textQuota?: number;
 }
 
 /** The engine reports a field the document lacks this way; for a test that is UNKNOWN rather than an error. */
@@ -106,7 +124,8 @@ export class CustomRuleService {
       updatedAt: now,
       updatedBy: author,
     };
-    if (!(await this.deps.rules.insert(rule))) throw new AppError('conflict', `name: a custom rule named '${name}' already exists`);
+    const admit = { rules: upTo('customRules', this.deps.quota ?? DEFAULT_QUOTAS.customRules, 'this organization'), text: this.textAdmission() };
+    if (!(await this.deps.rules.insert(rule, admit))) throw new AppError('conflict', `name: a custom rule named '${name}' already exists`);
     return { rule, warnings: lintRule(rule.ruleText) };
   }
 
@@ -136,20 +155,28 @@ export class CustomRuleService {
         updatedAt: now,
         updatedBy: author,
       };
-    });
+    }, this.textAdmission());
     if (!next) throw AppError.notFound('custom rule', id);
     if (next === 'name_taken') throw new AppError('conflict', `name: a custom rule named '${input.name ?? ''}' already exists`);
     return { rule: next, warnings: lintRule(next.ruleText) };
+  }
+
+  private textAdmission(): SizeAdmission {
+    return atMost('customRuleText', this.deps.textQuota ?? DEFAULT_QUOTAS.customRuleText, 'this organization');
   }
 
   async delete(orgId: string, id: string): Promise<void> {
     if (!(await this.deps.rules.delete(orgId, id))) throw AppError.notFound('custom rule', id);
   }
 
-  /** The documents a rule of `resourceType` sees in the scan, by resource id, at most MAX_TEST_RESOURCES of them. */
-  async testInput(orgId: string, scanId: string, resourceType: string): Promise<RuleTestInput> {
+  /**
+   * The documents a rule of `resourceType` sees in the scan, by resource id, at most MAX_TEST_RESOURCES of them;
+   * with no type (null), those of every type of the scan, under the same bound.
+   */
+  async testInput(orgId: string, scanId: string, resourceType: string | null): Promise<RuleTestInput> {
     await this.testableScan(orgId, scanId, resourceType);
-    const page = await this.deps.results.resourcesPage(scanId, null, MAX_TEST_RESOURCES + 1, [resourceType]);
+    const types = resourceType === null ? undefined : [resourceType];
+    const page = await this.deps.results.resourcesPage(scanId, null, MAX_TEST_RESOURCES + 1, types);
     return {
       scanId,
       resourceType,
@@ -162,9 +189,13 @@ export class CustomRuleService {
    * Evaluates a rule text, unsaved, on every resource of the type in the scan, page by page so that memory stays
    * bounded; the overall result covers them all, the answer lists the first MAX_TEST_RESOURCES.
    */
-  async test(orgId: string, input: { scan_id: string; rule_text: string; resource_type: string }): Promise<RuleTestResult> {
+  /**
+   * Evaluates a rule text on the scan's resources of a type. With `keep`, the answer is also kept for its download
+   * (`testOutput`), under the id the result carries.
+   */
+  async test(orgId: string, input: { scan_id: string; rule_text: string; resource_type: string }, { keep = false } = {}): Promise<RuleTestResult & { outputId?: string }> {
     const rule = compileText('rule_text', input.rule_text);
-    await this.testableScan(orgId, input.scan_id, input.resource_type);
+    const scan = await this.testableScan(orgId, input.scan_id, input.resource_type);
     const listed: TestedResource[] = [];
     const seen = { PASS: 0, FAIL: 0, UNKNOWN: 0, ERROR: 0 };
     let after: string | null = null;
@@ -187,7 +218,19 @@ export class CustomRuleService {
     const count = seen.PASS + seen.FAIL + seen.UNKNOWN + seen.ERROR;
     const result: TestedResource['result'] =
       seen.ERROR > 0 ? 'ERROR' : seen.FAIL > 0 ? 'FAIL' : seen.UNKNOWN > 0 || count === 0 ? 'UNKNOWN' : 'PASS';
-    return { result, resourceCount: count, resources: listed, warnings: lintRule(input.rule_text) };
+    const tested: RuleTestResult = { result, resourceCount: count, resources: listed, warnings: lintRule(input.rule_text) };
+    if (!keep) return tested;
+    const now = this.deps.clock.nowSeconds();
+    const kept = { id: newId(), orgId, environmentId: scan.environmentId, createdAt: now, result: tested };
+    await this.deps.testOutputs.keep(kept, now - KEPT_TEST_OUTPUT_SECONDS, KEPT_TEST_OUTPUTS_PER_ORGANIZATION);
+    return { ...tested, outputId: kept.id };
+  }
+
+  /** A test's answer kept for its download: the organization's, and no older than KEPT_TEST_OUTPUT_SECONDS. */
+  async testOutput(orgId: string, id: string): Promise<KeptRuleTestOutput> {
+    const kept = await this.deps.testOutputs.get(orgId, id, this.deps.clock.nowSeconds() - KEPT_TEST_OUTPUT_SECONDS);
+    if (!kept) throw AppError.notFound('rule test output', id);
+    return kept;
   }
 
   /**
@@ -236,7 +279,7 @@ export class CustomRuleService {
   }
 
   /** A scan of the organization that succeeded, whose provider supports the type. */
-  private async testableScan(orgId: string, scanId: string, resourceType: string): Promise<Scan> {
+  private async testableScan(orgId: string, scanId: string, resourceType: string | null): Promise<Scan> {
     const field = 'scan_id';
     const scan = await this.deps.scans.get(orgId, scanId);
     if (!scan) throw new AppError('not_found', `${field}: scan ${scanId} not found`);
@@ -245,7 +288,7 @@ export class CustomRuleService {
     }
     const env = await this.deps.environments.get(orgId, scan.environmentId);
     if (!env) throw new AppError('not_found', `${field}: scan ${scanId} not found`);
-    if (!isSupportedType(env.provider, resourceType)) {
+    if (resourceType !== null && !isSupportedType(env.provider, resourceType)) {
       throw AppError.invalid('resource_type', `'${resourceType}' is not a supported resource type of ${env.provider}, the provider of scan ${scanId}`);
     }
     return scan;

@@ -95,9 +95,20 @@ export interface RuleTestResult {
   warnings: RuleWarning[];
 }
 
+/** A rule test's answer kept for its download (`via_download`). */
+export interface KeptRuleTestOutput {
+  id: string;
+  orgId: string;
+  /** The tested scan's environment. */
+  environmentId: string;
+  createdAt: number;
+  result: RuleTestResult;
+}
+
 export interface RuleTestInput {
   scanId: string;
-  resourceType: string;
+  /** null: the documents of every resource type of the scan. */
+  resourceType: string | null;
   documents: unknown[];
   isTruncated: boolean;
 }

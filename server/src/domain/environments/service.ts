@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
+import { DEFAULT_QUOTAS, upTo } from '../quotas.js';
 import { resourceTypesOf } from '../cloud/catalog.js';
 import { ALL, parseRoleArn, usesRoles, type Provider } from '../cloud/providers.js';
 import type {
@@ -44,6 +45,8 @@ export interface EnvironmentServiceDeps {
   environments: EnvironmentRepository;
   scans: ScanRepository;
   clock: Clock;
+  /** Environments one organization may have (MAX_ENVIRONMENTS_PER_ORG); DEFAULT_QUOTAS.environments unless set. */
+  quota?: number;
 }
 
 /** The environment use cases: every rule of seed 000 §2.2, §3.2, §4 and product.md §5 is enforced here. */
@@ -99,7 +102,7 @@ export class EnvironmentService {
       updatedAt: now,
     };
     checkDrift(env, input.drift);
-    await this.deps.environments.insert(env);
+    await this.deps.environments.insert(env, upTo('environments', this.deps.quota ?? DEFAULT_QUOTAS.environments, 'this organization'));
     return env;
   }
 

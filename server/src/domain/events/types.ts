@@ -53,6 +53,8 @@ export interface Event {
 export interface EventFilter {
   eventTypes?: readonly string[];
   changes?: readonly string[];
+  /** Only REMEDIATION events with one of these outcomes. */
+  remediated?: readonly boolean[];
   resourceTypes?: readonly string[];
   rangeFrom?: number;
   rangeTo?: number;

@@ -73,17 +73,21 @@ describeEachDatabase('job queue fault points', (db) => {
     const { handle } = db();
     const passed: string[] = [];
     const queue = new JobQueue(new KyselyJobRepository(handle.db, handle.dialect), new ManualClock(), { faultPoint: (point) => passed.push(point) });
-    queue.register('sync', async (_payload, context) => {
-      await context.heartbeat();
-      context.reached('sent');
-      await context.heartbeat();
-    });
+    queue.register(
+      'sync',
+      async (_payload, context) => {
+        await context.heartbeat();
+        context.reached('sent');
+        await context.heartbeat();
+      },
+      async () => {},
+    );
     await queue.enqueue('sync', {});
     await queue.runOnce();
     expect(passed).toEqual(['job:sync:claimed', 'job:sync:heartbeat', 'job:sync:sent', 'job:sync:heartbeat', 'job:sync:handled', 'job:sync:recorded']);
 
     const unwatched = new JobQueue(new KyselyJobRepository(handle.db, handle.dialect), new ManualClock());
-    unwatched.register('sync', async (_payload, context) => context.reached('sent'));
+    unwatched.register('sync', async (_payload, context) => context.reached('sent'), async () => {});
     await unwatched.enqueue('sync', {});
     expect((await unwatched.runOnce())?.kind).toBe('sync');
     expect(passed).toHaveLength(6);

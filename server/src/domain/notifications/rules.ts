@@ -71,7 +71,7 @@ export function checkWebhookUrl(value: string, allowPrivate = false): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw AppError.invalid('webhook_url', 'must be an http:// or https:// URL');
   const address = literalAddress(url);
   if (!allowPrivate && address !== undefined && isPrivateAddress(address)) {
-    throw AppError.invalid('webhook_url', `${address} is a loopback, private or link-local address: ${PRIVATE_TARGET_RULE}`);
+    throw AppError.invalid('webhook_url', `${address} is not a public address (loopback, private, link-local or another special-purpose range): ${PRIVATE_TARGET_RULE}`);
   }
   return value;
 }

@@ -3,7 +3,9 @@ import type { Environment } from '../environments/types.js';
 import { AppError } from '../errors.js';
 import type { Event, EventType } from '../events/types.js';
 import { newId } from '../ids.js';
+import { DEFAULT_QUOTAS, upTo } from '../quotas.js';
 import type { JobQueue } from '../jobs/queue.js';
+import { organizationTenant } from '../jobs/tenants.js';
 import { silentLog, type Log } from '../log.js';
 import type { Scan } from '../scans/types.js';
 import type {
@@ -72,6 +74,8 @@ export interface NotificationServiceDeps {
   /** An event in its public form, as GET /events shows it: webhook bodies carry events in that form. */
   eventDocument: (event: Event) => unknown;
   log?: Log;
+  /** Notifications one organization may have (MAX_NOTIFICATIONS_PER_ORG); DEFAULT_QUOTAS.notifications unless set. */
+  quota?: number;
 }
 
 /** Notifications: their settings, which scans trigger them, and the delivery of each by webhook and email. */
@@ -101,7 +105,7 @@ export class NotificationService {
       lastError: null,
       lastDeliveryAt: null,
     };
-    await this.deps.notifications.insert(notification);
+    await this.deps.notifications.insert(notification, upTo('notifications', this.deps.quota ?? DEFAULT_QUOTAS.notifications, 'this organization'));
     return notification;
   }
 
@@ -161,6 +165,7 @@ export class NotificationService {
             maxAttempts: DELIVERY_ATTEMPTS,
             dedupeKey: `notify:${notification.id}:${scan.id}:${transport}`,
             requestId: await requestIdOfScan(),
+            tenant: organizationTenant(scan.orgId),
           });
         }
       }
@@ -175,7 +180,7 @@ export class NotificationService {
    * Makes one attempt of a delivery and records it. A failed attempt throws, so that the job queue retries it
    * after a backoff; the last failed attempt also leaves its error on the notification.
    */
-  async deliver(job: DeliveryJob, run: DeliveryRun, reached: (point: string) => void = () => {}): Promise<void> {
+  async deliver(job: DeliveryJob, run: DeliveryRun, reached: (point: string) => void = () => {}, signal?: AbortSignal): Promise<void> {
     const notification = await this.deps.notifications.get(job.orgId, job.notificationId);
     // Deleted since: its deliveries are dropped. An environment is deleted with its scans and their events.
     if (!notification) return;
@@ -184,6 +189,8 @@ export class NotificationService {
     // A retry of a delivery whose worker was killed (or lost its lease) after the send was recorded: sent already.
     // Only a worker stopped between the send and its record still sends twice; receivers dedupe on the delivery id.
     if (await this.deps.notifications.deliverySucceeded(run.id)) return;
+    // The worker stops: nothing is sent, and the delivery goes to the worker that takes the job up next.
+    signal?.throwIfAborted();
 
     let target: string;
     let outcome: SendOutcome;
@@ -207,26 +214,70 @@ export class NotificationService {
     // Sent, not yet recorded: the one place a crash makes a delivery go out twice (see above).
     reached('sent');
     const last = run.attempts >= run.maxAttempts;
-    await this.deps.notifications.recordAttempt(
+    await this.recordAttempt(job, run, notification.id, target, {
+      ok: outcome.ok,
+      willRetry: !outcome.ok && !last,
+      httpStatus: outcome.httpStatus ?? null,
+      smtpResponse: outcome.smtpResponse ?? null,
+      error: outcome.ok ? null : (outcome.error ?? 'failed'),
+      notificationError: outcome.ok ? null : last ? `${job.transport}: ${outcome.error} (gave up after ${run.attempts} attempts)` : undefined,
+    });
+    if (!outcome.ok) throw new Error(`${job.transport} delivery failed: ${outcome.error}`);
+  }
+
+  /**
+   * The queue gave the delivery up (its worker vanished in every attempt, or the last attempt failed before it
+   * recorded anything): the attempt is recorded failed with the reason, not to be retried, and the reason is left
+   * on the notification, as after a last failed send. A last attempt already recorded is left as it is.
+   */
+  async giveUp(job: DeliveryJob, run: DeliveryRun, reason: string): Promise<void> {
+    const notification = await this.deps.notifications.get(job.orgId, job.notificationId);
+    // Deleted since (the notification, or the environment with its scans), or its transport removed: there was
+    // nothing left to deliver.
+    if (!notification || !(await this.deps.environments.get(job.orgId, job.environmentId))) return;
+    const target = job.transport === 'webhook' ? notification.webhookUrl : notification.emails.length > 0 ? notification.emails.join(', ') : null;
+    if (target === null) return;
+    if (await this.deps.notifications.deliverySucceeded(run.id)) return;
+    await this.recordAttempt(job, run, notification.id, target, {
+      ok: false,
+      willRetry: false,
+      httpStatus: null,
+      smtpResponse: null,
+      error: reason,
+      notificationError: `${job.transport}: ${reason} (gave up after ${run.attempts} attempts)`,
+    });
+  }
+
+  /**
+   * Records one attempt of a delivery and, with `notificationError`, what the notification shows of its last
+   * delivery (null clears it; undefined leaves it as it is).
+   */
+  private recordAttempt(
+    job: DeliveryJob,
+    run: DeliveryRun,
+    notificationId: string,
+    target: string,
+    attempt: { ok: boolean; willRetry: boolean; httpStatus: number | null; smtpResponse: string | null; error: string | null; notificationError: string | null | undefined },
+  ): Promise<boolean> {
+    return this.deps.notifications.recordAttempt(
       {
         id: newId(),
-        notificationId: notification.id,
+        notificationId,
         deliveryId: run.id,
         scanId: job.scanId,
         environmentId: job.environmentId,
         transport: job.transport,
         target,
         attempt: run.attempts,
-        status: outcome.ok ? 'succeeded' : 'failed',
-        willRetry: !outcome.ok && !last,
-        httpStatus: outcome.httpStatus ?? null,
-        smtpResponse: outcome.smtpResponse ?? null,
-        error: outcome.ok ? null : (outcome.error ?? 'failed'),
+        status: attempt.ok ? 'succeeded' : 'failed',
+        willRetry: attempt.willRetry,
+        httpStatus: attempt.httpStatus,
+        smtpResponse: attempt.smtpResponse,
+        error: attempt.error,
         attemptedAt: this.deps.clock.nowSeconds(),
       },
-      outcome.ok ? null : last ? `${job.transport}: ${outcome.error} (gave up after ${run.attempts} attempts)` : undefined,
+      attempt.notificationError,
     );
-    if (!outcome.ok) throw new Error(`${job.transport} delivery failed: ${outcome.error}`);
   }
 
   /**

@@ -1,5 +1,6 @@
 import { Environment, type ASTNode } from '@marcbachmann/cel-js';
 import { RE2JS } from 're2js';
+import { LRUCache } from 'lru-cache';
 
 /**
  * The one policy engine: built-in compliance rules, custom rules and conductor validation libraries are all CEL
@@ -96,22 +97,20 @@ let meter: Meter | null = null;
 const charge = (cost: number): void => meter?.charge(cost);
 
 const REGEX_CACHE_SIZE = 512;
-const regexCache = new Map<string, RE2JS | Error>();
+/** Patterns compiled with RE2 syntax, or their syntax errors; the least recently used go first. */
+const regexCache = new LRUCache<string, RE2JS | Error>({ max: REGEX_CACHE_SIZE });
 
-/** The pattern compiled with RE2 syntax, or the syntax error; both are cached (least recently used go first). */
+/** The pattern compiled with RE2 syntax, or the syntax error; both are cached. */
 function compileRegex(pattern: string): RE2JS | Error {
   let compiled = regexCache.get(pattern);
-  if (compiled !== undefined) {
-    regexCache.delete(pattern);
-  } else {
+  if (compiled === undefined) {
     try {
       compiled = RE2JS.compile(pattern);
     } catch (error) {
       compiled = new Error(`invalid regular expression ${JSON.stringify(pattern)}: ${error instanceof Error ? error.message : String(error)}`);
     }
-    if (regexCache.size >= REGEX_CACHE_SIZE) regexCache.delete(regexCache.keys().next().value!);
+    regexCache.set(pattern, compiled);
   }
-  regexCache.set(pattern, compiled);
   return compiled;
 }
 

@@ -2,6 +2,7 @@ import type { Clock } from '../clock.js';
 import type { CloudAdapter, SurveyScope } from '../cloud/adapter.js';
 import { ALL, parseRoleArn, usesRoles } from '../cloud/providers.js';
 import type { Environment } from '../environments/types.js';
+import { AppError } from '../errors.js';
 import { diffAttributes } from '../events/diff.js';
 import type { Change, ComplianceDiff, Event, RuleChange } from '../events/types.js';
 import { newId } from '../ids.js';
@@ -88,9 +89,10 @@ export class ScanRunner {
   /**
    * `heartbeat` extends the job's lease (false once another worker took the job over). It is called before every
    * write: a worker whose lease ran out while it was busy stops there, so it never writes over the new holder's
-   * work nor records an outcome of its own.
+   * work nor records an outcome of its own. `signal` is aborted when the worker stops: the scan stops at its next
+   * batch or page, records nothing, not even a failure, and is handed to another worker.
    */
-  async run(orgId: string, scanId: string, heartbeat: () => Promise<boolean> = async () => true): Promise<void> {
+  async run(orgId: string, scanId: string, heartbeat: () => Promise<boolean> = async () => true, signal?: AbortSignal): Promise<void> {
     const lease = () => holdLease(heartbeat, `scan ${scanId}`);
     const { scans, environments, clock } = this.deps;
     const scan = await scans.get(orgId, scanId);
@@ -113,15 +115,15 @@ export class ScanRunner {
       await this.deps.results.clear(scan.id);
       await this.deps.events.clearScan(scan.id);
       const rules = await this.deps.rules.rulesFor(env.orgId, env.provider, scan.families);
-      const { summary, typeErrors } = await this.collect(env, scan, rules, lease);
+      const { summary, typeErrors } = await this.collect(env, scan, rules, lease, signal);
       const events: Event[] = [];
       let remediationError = false;
       if (env.baselineId !== null && env.baselineId !== scan.id) {
-        const drift = await this.drift(env, scan, env.baselineId, typeErrors);
+        const drift = await this.drift(env, scan, env.baselineId, typeErrors, signal);
         events.push(...drift.events);
         remediationError = drift.remediationError;
       }
-      events.push(...(await this.complianceChanges(env, scan, rules)));
+      events.push(...(await this.complianceChanges(env, scan, rules, signal)));
       await lease();
       await this.deps.events.insertMany(events);
       await lease();
@@ -138,19 +140,41 @@ export class ScanRunner {
       await environments.recordScan(env.id, { scanId: scan.id, startedAt: scan.createdAt, status: 'SUCCESS', finishedAt });
       await this.deps.afterScan?.({ ...scan, status: 'SUCCESS', finishedAt }, events);
     } catch (error) {
-      if (error instanceof LeaseLostError) throw error;
+      // Whatever stopping the worker made fail (its database, its evaluation threads) is no fault of the scan; nor is
+      // a database that could not serve for a moment: the job is retried, and the scan ends ERROR only once the
+      // queue gives its last attempt up.
+      if (error instanceof LeaseLostError || signal?.aborted || (error instanceof AppError && error.code === 'unavailable')) throw error;
       await this.fail(scan, env.id, error instanceof Error ? error.message : String(error));
     }
   }
 
-  /** Marks a scan ERROR; the schedule restarts from now, as after any scan that ends. */
+  /**
+   * The queue gave the scan's job up: a scan still in progress ends ERROR with the reason, and its environment
+   * takes a new scan at once. One that already ended is left as it is, its environment brought up to date.
+   */
+  async giveUp(orgId: string, scanId: string, reason: string): Promise<void> {
+    const scan = await this.deps.scans.get(orgId, scanId);
+    if (!scan) return;
+    if (scan.status === 'IN_PROGRESS') return this.fail(scan, scan.environmentId, `the scan was given up: ${reason}`);
+    const env = await this.deps.environments.get(orgId, scan.environmentId);
+    if (env && env.lastScanId === scan.id && env.scanStatus === 'IN_PROGRESS') {
+      await this.deps.environments.recordScan(env.id, { scanId: scan.id, startedAt: scan.createdAt, status: scan.status, finishedAt: scan.finishedAt ?? this.deps.clock.nowSeconds() });
+    }
+  }
+
+  /**
+   * Marks a scan still in progress ERROR; the schedule restarts from now, as after any scan that ends. One that
+   * ended meanwhile keeps its outcome: the scheduler, settling a scan whose job failed, may have read it in progress
+   * just before the job's give-up settled it with its own message.
+   */
   async fail(scan: Scan, environmentId: string, message: string): Promise<void> {
+    if ((await this.deps.scans.get(scan.orgId, scan.id))?.status !== 'IN_PROGRESS') return;
     const now = this.deps.clock.nowSeconds();
     await this.deps.scans.update({ ...scan, status: 'ERROR', message, finishedAt: now, updatedAt: now });
     await this.deps.environments.recordScan(environmentId, { scanId: scan.id, startedAt: scan.createdAt, status: 'ERROR', finishedAt: now });
   }
 
-  private async collect(env: Environment, scan: Scan, rules: ActiveRule[], lease: () => Promise<void>) {
+  private async collect(env: Environment, scan: Scan, rules: ActiveRule[], lease: () => Promise<void>, signal?: AbortSignal) {
     const familyTypes = new Map<string, Set<string>>();
     for (const rule of rules) for (const family of rule.families) for (const type of rule.resourceTypes) {
       if (!familyTypes.has(family)) familyTypes.set(family, new Set());
@@ -174,6 +198,7 @@ export class ScanRunner {
       }
       // Reading the page held the request thread (SQLite reads synchronously): let waiting requests in first.
       await yieldToEventLoop();
+      signal?.throwIfAborted();
       const documents = batch.resources.map((document) => JSON.stringify(document));
       const evaluation = this.deps.evaluation.scanBatch(specs, ruleIndexesByType, documents);
       // Awaited once the batch before is written; until then a failure must not count as unhandled.
@@ -280,7 +305,7 @@ export class ScanRunner {
    * enforcement on (provider_a and provider_a_gov), each drifted resource of the types to correct is brought back
    * to its baseline state in the cloud, and the attempt recorded as a REMEDIATION event.
    */
-  private async drift(env: Environment, scan: Scan, baselineId: string, typeErrors: ResourceTypeError[]) {
+  private async drift(env: Environment, scan: Scan, baselineId: string, typeErrors: ResourceTypeError[], signal?: AbortSignal) {
     const unlisted = new Set(typeErrors.map((e) => e.resourceType));
     // Only types listed in this scan are compared: an unlisted type would look as if all its resources were removed.
     const types = env.surveyResourceTypes.filter((t) => !unlisted.has(t));
@@ -292,6 +317,7 @@ export class ScanRunner {
     const now = this.deps.clock.nowSeconds();
 
     for await (const [before, after] of this.pairResources(baselineId, scan.id, types)) {
+      signal?.throwIfAborted();
       if (before?.document === after?.document) continue;
       const oldDocument = before ? (JSON.parse(before.document) as ResourceDocument) : null;
       const newDocument = after ? (JSON.parse(after.document) as ResourceDocument) : null;
@@ -334,7 +360,7 @@ export class ScanRunner {
    * COMPLIANCE: resources present in both this scan and the previous successful one whose result for a rule
    * changed (PASS to FAIL or back), one event per resource listing the rules that changed.
    */
-  private async complianceChanges(env: Environment, scan: Scan, rules: ActiveRule[]): Promise<Event[]> {
+  private async complianceChanges(env: Environment, scan: Scan, rules: ActiveRule[], signal?: AbortSignal): Promise<Event[]> {
     const previous = await this.deps.scans.previousSuccess(env.orgId, env.id, scan.createdAt, scan.id);
     if (!previous) return [];
     const [before, after] = await Promise.all([this.deps.results.ruleResults(previous.id), this.deps.results.ruleResults(scan.id)]);
@@ -351,6 +377,7 @@ export class ScanRunner {
     // (a resource that came or went is drift) and the rule was evaluated in both.
     const walk = async (fromScan: string, toScan: string, failedBefore: boolean) => {
       for await (const page of pages<Finding, { resourceId: string; ruleId: string }>((after) => results.findingsPage(fromScan, after, PAGE), (f) => ({ resourceId: f.resourceId, ruleId: f.ruleId }))) {
+        signal?.throwIfAborted();
         const ids = [...new Set(page.map((f) => f.resourceId))];
         const [counterparts, here, there] = await Promise.all([
           results.findingsOfResources(toScan, ids),

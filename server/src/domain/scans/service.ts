@@ -5,6 +5,7 @@ import { AppError } from '../errors.js';
 import { deepFreeze } from '../freeze.js';
 import { newId } from '../ids.js';
 import type { JobQueue } from '../jobs/queue.js';
+import { organizationTenant } from '../jobs/tenants.js';
 import { CONTROLS } from '../rules/catalog/controls.js';
 import type { EnvironmentRepository, Page, PageRequest, ScanFilter, ScanRepository, ScanResultRepository, SortDirection } from '../repositories.js';
 import { scanFamilies, type RuleInfo } from './rule-set.js';
@@ -84,7 +85,7 @@ export class ScanService {
     const env = await this.environment(orgId, environmentId);
     const now = this.deps.clock.nowSeconds();
     const id = newId();
-    const job = this.deps.jobs.newJob(SCAN_JOB, { orgId, scanId: id }, { maxAttempts: 2, requestId });
+    const job = this.deps.jobs.newJob(SCAN_JOB, { orgId, scanId: id }, { maxAttempts: 2, requestId, tenant: organizationTenant(orgId) });
     const scan: Scan = {
       id,
       orgId,

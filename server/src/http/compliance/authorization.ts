@@ -1,21 +1,20 @@
-import type { RequestHandler } from 'express';
-import type { operations } from '../../../../generated/compliance/schema.js';
-import type { AccessLevel, Grants } from '../../domain/access/grants.js';
+import type { Request, RequestHandler } from 'express';
+import type { Grants, GroupGrant, Reach } from '../../domain/access/grants.js';
+import { GROUP_POLICIES, type GroupPolicy } from '../../domain/access/types.js';
 import type { ApiClientPrincipal } from '../../domain/auth/api-clients.js';
+import { ALL } from '../../domain/cloud/providers.js';
 import { AppError } from '../../domain/errors.js';
 import type { Services } from '../../services.js';
 import type { ApiDocument } from '../apis.js';
-import type { PathParams, QueryParams } from '../registry.js';
+import { readAccessDeclarations, type AccessDeclaration, type Place, type Subject } from './access-declarations.js';
 
 /*
- * Who may call which compliance operation ("Access control" in the spec). Every operation names the access level
- * it needs and what that level must cover:
- *   - `organization`: some group of the caller grants the level;
- *   - `everywhere`: a group covering all environments (`*`) grants it (creating an environment);
- *   - `environment` / `scan`: the level is granted over that environment, or over the scan's environment;
- *   - `listing`: the handler lists only the environments the level is granted over (`principal.grants`).
- * An API client in no group is unrestricted and skips every check. The table is typed by the spec's operations, so
- * an operation without an entry does not compile, and the server refuses to start if the spec has one it lacks.
+ * Who may call which compliance operation ("Access control" in the spec), in one place for every operation. Each
+ * operation's `x-access` in the spec (access-declarations.ts) says the level it needs, where its request names
+ * environments, scans, notifications or kept rule tests, and where it names the grants it hands out (a new group, groups, users);
+ * this middleware reads those ids from the request, resolves them through the services to the environments and
+ * grants they lead to, and the caller's grants (the domain) decide. An API client in no group is unrestricted and
+ * skips every check. The server refuses to start when an operation of the spec has no declaration.
  */
 
 /** The compliance caller as handlers see it: the API client and what its groups grant. */
@@ -23,109 +22,110 @@ export interface CompliancePrincipal extends ApiClientPrincipal {
   grants: Grants;
 }
 
-interface Params<Op> {
-  path: PathParams<Op>;
-  query: QueryParams<Op>;
+/** The ids at a place of the request: one value, or the strings of a list. */
+function idsAt(req: Request, place: Place): string[] {
+  const values = place.in === 'path' ? req.openapi?.pathParams : place.in === 'query' ? req.query : req.body;
+  const value = (values as Record<string, unknown> | undefined)?.[place.name];
+  return (Array.isArray(value) ? value : [value]).filter((id): id is string => typeof id === 'string');
 }
 
-type Access<Op> =
-  | { public: true }
-  | { level: AccessLevel; scope: 'organization' | 'everywhere' | 'listing' }
-  | { level: AccessLevel; environment: (params: Params<Op>) => string }
-  | { level: AccessLevel; scan: (params: Params<Op>) => string };
+/** Gathers what a request reaches, subject by subject. */
+class ReachOfRequest implements Reach {
+  allEnvironments = false;
+  readonly environmentIds = new Set<string>();
+  readonly handsOut: GroupGrant[] = [];
 
-type AccessTable = { [K in keyof operations]: Access<operations[K]> };
+  add(environments: 'all' | readonly string[]): void {
+    if (environments === 'all') this.allEnvironments = true;
+    else for (const id of environments) this.environmentIds.add(id);
+  }
+}
 
-const organization = (level: AccessLevel) => ({ level, scope: 'organization' }) as const;
+/** A record the organization does not have is left to the operation, which answers it as its spec says (404 or 400). */
+async function unlessUnknown<T>(read: Promise<T>): Promise<T | undefined> {
+  try {
+    return await read;
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'not_found') return undefined;
+    throw error;
+  }
+}
 
-export const COMPLIANCE_ACCESS = {
-  getSwagger: { public: true },
+type Resolve = (ids: string[], orgId: string, services: Services, reach: ReachOfRequest) => Promise<void>;
 
-  listEnvironments: { level: 'results', scope: 'listing' },
-  createEnvironment: { level: 'contribute', scope: 'everywhere' },
-  getEnvironment: { level: 'results', environment: ({ path }) => path.environment_id },
-  updateEnvironment: { level: 'edit', environment: ({ path }) => path.environment_id },
-  deleteEnvironment: { level: 'contribute', environment: ({ path }) => path.environment_id },
+/** How the ids of each subject lead to environments. */
+const RESOLVE: Record<Subject, Resolve> = {
+  environment: async (ids, orgId, services, reach) => {
+    if (ids.includes(ALL)) reach.add('all');
+    const named = ids.filter((id) => id !== ALL);
+    if (named.length > 0) reach.add(await services.access.existingEnvironments(orgId, named));
+  },
+  scan: async (ids, orgId, services, reach) => {
+    for (const id of ids) {
+      const scan = await unlessUnknown(services.scans.get(orgId, id));
+      if (scan) reach.add([scan.environmentId]);
+    }
+  },
+  notification: async (ids, orgId, services, reach) => {
+    for (const id of ids) {
+      const notification = await unlessUnknown(services.notifications.get(orgId, id));
+      if (notification) reach.add(notification.allEnvironments ? 'all' : notification.environments.map((env) => env.id));
+    }
+  },
+  rule_test_output: async (ids, orgId, services, reach) => {
+    for (const id of ids) {
+      const kept = await unlessUnknown(services.customRules.testOutput(orgId, id));
+      if (kept) reach.add([kept.environmentId]);
+    }
+  },
+};
 
-  listScans: { level: 'results', environment: ({ query }) => query.environment_id },
-  createScan: { level: 'edit', environment: ({ query }) => query.environment_id },
-  getScan: { level: 'results', scan: ({ path }) => path.scan_id },
-  getComplianceByRules: { level: 'results', scan: ({ path }) => path.scan_id },
-  getComplianceByResourceTypes: { level: 'results', scan: ({ path }) => path.scan_id },
-  listEvents: { level: 'read', environment: ({ query }) => query.environment_id },
+/** The environments a new group covers: `*`, or those of the ids that are environments of the organization. */
+async function newGroupEnvironments(ids: string[], orgId: string, services: Services): Promise<Pick<GroupGrant, 'allEnvironments' | 'environmentIds'>> {
+  if (ids.includes(ALL)) return { allEnvironments: true, environmentIds: [] };
+  return { allEnvironments: false, environmentIds: ids.length === 0 ? [] : await services.access.existingEnvironments(orgId, ids) };
+}
 
-  getResourceTypes: organization('read'),
-  getPermissions: organization('read'),
-
-  listCustomRules: organization('read'),
-  getCustomRule: organization('read'),
-  createCustomRule: organization('edit'),
-  updateCustomRule: organization('edit'),
-  deleteCustomRule: organization('edit'),
-  testCustomRule: organization('edit'),
-  testCustomRuleInput: organization('edit'),
-
-  listNotifications: organization('read'),
-  listNotificationDeliveries: organization('read'),
-  createNotification: organization('edit'),
-  updateNotification: organization('edit'),
-  deleteNotification: organization('edit'),
-
-  listGroups: organization('read'),
-  listUsers: organization('read'),
-  getUserById: organization('read'),
-  listInvites: organization('read'),
-  getInviteById: organization('read'),
-  createGroup: organization('manage'),
-  editUsersGroupAssignments: organization('manage'),
-  createInvite: organization('manage'),
-} satisfies AccessTable;
-
-type AnyAccess =
-  | { public: true }
-  | { level: AccessLevel; scope?: 'organization' | 'everywhere' | 'listing'; environment?: (p: unknown) => string; scan?: (p: unknown) => string };
-const TABLE = COMPLIANCE_ACCESS as unknown as Record<string, AnyAccess>;
-
-/** The operations of the spec the table has no entry for (none, or the server does not start). */
-export const operationsWithoutComplianceAccess = (api: ApiDocument): string[] =>
-  api.operations.map((op) => op.operationId).filter((operationId) => !Object.hasOwn(TABLE, operationId));
+async function reachOf(declaration: Extract<AccessDeclaration, { public: false }>, req: Request, orgId: string, services: Services): Promise<Reach> {
+  const reach = new ReachOfRequest();
+  for (const source of declaration.sources) {
+    if (source.at === 'all') reach.add('all');
+    else await RESOLVE[source.subject](idsAt(req, source.at), orgId, services, reach);
+  }
+  const { group, groups, users } = declaration.handsOut;
+  if (group) {
+    // An unknown policy is the validator's 400.
+    const [policy] = idsAt(req, group.policy);
+    if ((GROUP_POLICIES as readonly string[]).includes(policy ?? '')) {
+      reach.handsOut.push({ policy: policy as GroupPolicy, ...(await newGroupEnvironments(idsAt(req, group.environments), orgId, services)) });
+    }
+  }
+  if (groups) reach.handsOut.push(...(await services.access.grantsOfGroups(orgId, idsAt(req, groups))));
+  if (users) reach.handsOut.push(...(await services.access.grantsOfUsersGroups(orgId, idsAt(req, users))));
+  return reach;
+}
 
 /**
  * The compliance API's group policies, placed after the validator (which authenticated the caller and checked the
- * parameters) and before dispatch. A record of another organization stays a 404: existence is checked before
- * coverage, so a 403 never confirms an id the caller could not see anyway.
+ * parameters) and before dispatch. An id that names nothing of the caller's organization is not checked here, so a
+ * 403 never confirms an id: the operation answers it as unknown (404, or 400 for ids in a body).
  */
 export function authorizeCompliance(api: ApiDocument, services: Services): RequestHandler {
-  const missing = operationsWithoutComplianceAccess(api);
-  if (missing.length > 0) throw new Error(`the compliance API cannot start: no authorization rule for ${missing.join(', ')}`);
+  const { declarations, problems } = readAccessDeclarations(api.openapi);
+  if (problems.length > 0) throw new Error(`the compliance API cannot start: x-access: ${problems.join('; ')}`);
   return async (req, _res, next) => {
     const operationId = req.openapi?.schema.operationId;
     if (operationId === undefined) return next();
-    const access = TABLE[operationId];
-    if (!access) throw new AppError('forbidden', 'Forbidden');
-    if ('public' in access) return next();
+    const declaration = declarations.get(operationId);
+    if (!declaration) throw new AppError('forbidden', 'Forbidden');
+    if (declaration.public) return next();
     const principal = req.principal as ApiClientPrincipal | undefined;
     if (!principal) throw new AppError('forbidden', 'Forbidden');
     // Reused for at most a second, and read again at once after a group change in this process (AccessService).
     const grants = await services.access.grantsOfApiClient(principal.clientId);
     req.principal = { ...principal, grants } satisfies CompliancePrincipal;
     if (!grants.restricted) return next();
-
-    const params = { path: req.openapi?.pathParams ?? {}, query: req.query };
-    if (access.environment) {
-      const environmentId = access.environment(params);
-      if (!grants.allowsOver(access.level, environmentId)) {
-        await services.environments.get(principal.orgId, environmentId);
-        grants.requireOver(access.level, environmentId, operationId);
-      }
-    } else if (access.scan) {
-      const scan = await services.scans.get(principal.orgId, access.scan(params));
-      grants.requireOver(access.level, scan.environmentId, operationId);
-    } else if (access.scope === 'everywhere') {
-      grants.requireEverywhere(access.level, operationId);
-    } else {
-      grants.requireSomewhere(access.level, operationId);
-    }
+    grants.authorize(declaration.level, await reachOf(declaration, req, principal.orgId, services), operationId);
     next();
   };
 }

@@ -1,8 +1,9 @@
 import { controlId } from '../../domain/custom-rules/checks.js';
 import { parseRuleSearch } from '../../domain/custom-rules/search.js';
-import type { CustomRule, CustomRuleWithWarnings, RuleWarning } from '../../domain/custom-rules/types.js';
+import type { CustomRule, CustomRuleWithWarnings, RuleTestResult, RuleWarning } from '../../domain/custom-rules/types.js';
 import type { HandlerContext } from '../context.js';
 import { pageBody } from '../paging.js';
+import { nullAsAbsent } from './not-given.js';
 import type { Req, Res, Schemas } from './types.js';
 
 function customRuleBody(rule: CustomRule): Schemas['CustomRule'] {
@@ -30,6 +31,9 @@ function customRuleBody(rule: CustomRule): Schemas['CustomRule'] {
   };
 }
 
+/** The lists a client may send as `null` for "not given" (see the spec's CreateCustomRuleInput, UpdateCustomRuleInput). */
+const NULLABLE_LISTS = ['providers', 'families'] as const;
+
 const warningBody = (warning: RuleWarning): Schemas['CustomRuleError'] => ({ severity: 'warning', ...warning });
 
 const withWarningsBody = ({ rule, warnings }: CustomRuleWithWarnings): Schemas['CustomRuleWithErrors'] => ({
@@ -45,7 +49,7 @@ export async function listCustomRules(req: Req<'listCustomRules'>, { services }:
 }
 
 export async function createCustomRule(req: Req<'createCustomRule'>, { services }: HandlerContext): Res<'createCustomRule'> {
-  const created = await services.customRules.create(req.principal.orgId, req.principal.clientId, req.body);
+  const created = await services.customRules.create(req.principal.orgId, req.principal.clientId, nullAsAbsent(req.body, NULLABLE_LISTS));
   return { status: 201, body: withWarningsBody(created) };
 }
 
@@ -54,7 +58,7 @@ export async function getCustomRule(req: Req<'getCustomRule'>, { services }: Han
 }
 
 export async function updateCustomRule(req: Req<'updateCustomRule'>, { services }: HandlerContext): Res<'updateCustomRule'> {
-  const updated = await services.customRules.update(req.principal.orgId, req.principal.clientId, req.path.rule_id, req.body);
+  const updated = await services.customRules.update(req.principal.orgId, req.principal.clientId, req.path.rule_id, nullAsAbsent(req.body, NULLABLE_LISTS));
   return { status: 200, body: withWarningsBody(updated) };
 }
 
@@ -63,22 +67,39 @@ export async function deleteCustomRule(req: Req<'deleteCustomRule'>, { services 
   return { status: 204, body: undefined };
 }
 
+const testOutputBody = (tested: RuleTestResult): Schemas['TestCustomRuleOutput'] => ({
+  result: tested.result,
+  resource_count: tested.resourceCount,
+  is_truncated: tested.resources.length < tested.resourceCount,
+  resources: tested.resources,
+  errors: tested.warnings.map(warningBody),
+});
+
 export async function testCustomRule(req: Req<'testCustomRule'>, { services }: HandlerContext): Res<'testCustomRule'> {
-  const tested = await services.customRules.test(req.principal.orgId, req.body);
+  const tested = await services.customRules.test(req.principal.orgId, req.body, { keep: req.query.via_download === true });
   return {
     status: 200,
     body: {
-      result: tested.result,
-      resource_count: tested.resourceCount,
-      is_truncated: tested.resources.length < tested.resourceCount,
-      resources: tested.resources,
-      errors: tested.warnings.map(warningBody),
+      ...testOutputBody(tested),
+      ...(tested.outputId !== undefined && { links: { output: `/v0/rules/test/outputs/${tested.outputId}` } }),
     },
   };
 }
 
+export async function getCustomRuleTestOutput(req: Req<'getCustomRuleTestOutput'>, { services }: HandlerContext): Res<'getCustomRuleTestOutput'> {
+  const kept = await services.customRules.testOutput(req.principal.orgId, req.path.output_id);
+  return { status: 200, body: testOutputBody(kept.result) };
+}
+
+/** Where `GET /rules/test/input` answers the input of this scan (and type), relative to the server's root. */
+function testInputUrl(scanId: string, resourceType: string | null): string {
+  const query = new URLSearchParams({ scan_id: scanId, ...(resourceType !== null && { resource_type: resourceType }) });
+  return `/v0/rules/test/input?${query.toString()}`;
+}
+
 export async function testCustomRuleInput(req: Req<'testCustomRuleInput'>, { services }: HandlerContext): Res<'testCustomRuleInput'> {
-  const input = await services.customRules.testInput(req.principal.orgId, req.query.scan_id, req.query.resource_type);
+  const { scan_id, resource_type, via_download } = req.query;
+  const input = await services.customRules.testInput(req.principal.orgId, scan_id, resource_type ?? null);
   return {
     status: 200,
     body: {
@@ -86,6 +107,8 @@ export async function testCustomRuleInput(req: Req<'testCustomRuleInput'>, { ser
       resource_type: input.resourceType,
       resources: input.documents as Schemas['TestCustomRuleInputScan']['resources'],
       is_truncated: input.isTruncated,
+      // Nothing is stored: the download asks for the same input again (a scan's resources never change).
+      ...(via_download === true && { links: { output: testInputUrl(input.scanId, input.resourceType) } }),
     },
   };
 }

@@ -2,8 +2,12 @@ import { parseSearch } from '../../domain/environments/search.js';
 import type { CreateEnvironmentInput, EnvironmentFilter, UpdateEnvironmentInput } from '../../domain/environments/types.js';
 import type { HandlerContext } from '../context.js';
 import { pageBody } from '../paging.js';
+import { nullAsAbsent } from './not-given.js';
 import { environmentBody, environmentWithSummaryBody, listedEnvironmentBody } from './presenters.js';
 import type { Req, Res } from './types.js';
+
+/** The lists a client may send as `null` for "not given" (see the spec's CreateEnvironmentInput, UpdateEnvironmentInput). */
+const NULLABLE_LISTS = ['compliance_families', 'survey_resource_types', 'remediate_resource_types'] as const;
 
 /** A caller restricted by its groups lists only the environments they cover. */
 const withinCovered = (filter: EnvironmentFilter, covered: 'all' | string[]): EnvironmentFilter =>
@@ -21,7 +25,7 @@ export async function listEnvironments(req: Req<'listEnvironments'>, { services 
 }
 
 export async function createEnvironment(req: Req<'createEnvironment'>, { services }: HandlerContext): Res<'createEnvironment'> {
-  const env = await services.environments.create(req.principal.orgId, req.body as CreateEnvironmentInput);
+  const env = await services.environments.create(req.principal.orgId, nullAsAbsent(req.body, NULLABLE_LISTS) as CreateEnvironmentInput);
   return { status: 201, body: environmentBody(env) };
 }
 
@@ -32,7 +36,7 @@ export async function getEnvironment(req: Req<'getEnvironment'>, { services }: H
 }
 
 export async function updateEnvironment(req: Req<'updateEnvironment'>, { services }: HandlerContext): Res<'updateEnvironment'> {
-  const env = await services.environments.update(req.principal.orgId, req.path.environment_id, req.body as UpdateEnvironmentInput);
+  const env = await services.environments.update(req.principal.orgId, req.path.environment_id, nullAsAbsent(req.body, NULLABLE_LISTS) as UpdateEnvironmentInput);
   return { status: 200, body: environmentBody(env) };
 }
 

@@ -28,7 +28,9 @@ type ListItem<Op> = Reply<Op> extends infer R ? (R extends { status: 200; body: 
 
 type Access<Op> =
   | { action: RbacAction; resource: (params: Params<Op>) => RbacResource }
-  | { action: RbacAction; listing: (item: ListItem<Op>) => RbacResource[] };
+  | { action: RbacAction; listing: (item: ListItem<Op>) => RbacResource[] }
+  // Anyone may call it, without credentials: the API's own description.
+  | { public: true };
 
 type AccessTable = { [K in keyof operations]: Access<operations[K]> };
 
@@ -84,9 +86,11 @@ export const CONDUCTOR_ACCESS = {
   getValidation: { action: 'validations:read', resource: ({ path }) => ({ kind: 'validation', name: path.name }) },
   deleteValidation: { action: 'validations:write', resource: ({ path }) => ({ kind: 'validation', name: path.name }) },
   getValidationArchive: { action: 'validations:read', resource: ({ path }) => ({ kind: 'validation', name: path.name }) },
+
+  getConductorSwagger: { public: true },
 } satisfies AccessTable;
 
-type AnyAccess = { action: RbacAction; resource?: (params: unknown) => RbacResource; listing?: (item: unknown) => RbacResource[] };
+type AnyAccess = { action: RbacAction; resource?: (params: unknown) => RbacResource; listing?: (item: unknown) => RbacResource[]; public?: true };
 const TABLE = CONDUCTOR_ACCESS as unknown as Record<string, AnyAccess>;
 
 /** The operations of the spec the table has no entry for (none, or the server does not start). */
@@ -115,6 +119,7 @@ export function authorizeConductor(api: ApiDocument, rbac: RbacService): Request
     // No operation matched: the validator has refused the request already, or the not-found handler will.
     if (operationId === undefined) return next();
     const access = TABLE[operationId];
+    if (access?.public) return next();
     const principal = req.principal as ConductorPrincipal | undefined;
     if (!access || !principal) throw new AppError('forbidden', 'Forbidden');
     const permissions = await rbac.permissions(principal.user);

@@ -6,6 +6,7 @@ import * as accounts from './accounts.js';
 import * as dryRun from './dry-run.js';
 import * as processes from './processes.js';
 import * as rbac from './rbac.js';
+import * as swagger from './swagger.js';
 import * as validations from './validations.js';
 
 /** One module per tag; an operation without a handler (and without a 501 in the spec) does not compile. */
@@ -14,5 +15,6 @@ export const conductorHandlers = {
   ...dryRun,
   ...processes,
   ...rbac,
+  ...swagger,
   ...validations,
 } satisfies HandlerMap<operations, ConductorPrincipal, HandlerContext>;

@@ -32,8 +32,14 @@ export async function listApiClients(req: Req<'listApiClients'>, { services }: H
 }
 
 export async function createApiClient(req: Req<'createApiClient'>, { services }: HandlerContext): Res<'createApiClient'> {
-  const client = await services.apiClients.create(req.principal.session.organization.id, req.body.name);
-  return { status: 201, body: apiClientBody(client, services.clock.nowSeconds()) };
+  const orgId = req.principal.session.organization.id;
+  const headers = { 'Cache-Control': 'no-store' } as const;
+  if (req.body.with_secret) {
+    const { client, secret } = await services.apiClients.createActive(orgId, req.body.name);
+    return { status: 201, body: { ...apiClientBody(client, services.clock.nowSeconds()), client_secret: secret }, headers };
+  }
+  const client = await services.apiClients.create(orgId, req.body.name);
+  return { status: 201, body: apiClientBody(client, services.clock.nowSeconds()), headers };
 }
 
 export async function getApiClient(req: Req<'getApiClient'>, { services }: HandlerContext): Res<'getApiClient'> {

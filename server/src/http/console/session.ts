@@ -1,6 +1,6 @@
 import { SESSION_SECONDS, type ConsoleSession } from '../../domain/console/sessions.js';
 import type { HandlerContext } from '../context.js';
-import { SESSION_COOKIE } from './cookies.js';
+import { SESSION_COOKIE, sessionCookie } from './cookies.js';
 import type { Req, Res, Schemas } from './types.js';
 
 function sessionBody(session: ConsoleSession): Schemas['Session'] {
@@ -14,15 +14,13 @@ function sessionBody(session: ConsoleSession): Schemas['Session'] {
   };
 }
 
-/** HttpOnly (no script reads it) and SameSite=Strict (no other site sends it), scoped to the console. */
-const cookie = (value: string, maxAge: number) => `${SESSION_COOKIE}=${value}; Path=/console; HttpOnly; SameSite=Strict; Max-Age=${maxAge}`;
 
 export async function signIn(req: Req<'signIn'>, { services }: HandlerContext): Res<'signIn'> {
   const signedIn = await services.consoleAuth.signIn(req.body.email, req.body.password, req.remoteAddress, req.cookie(SESSION_COOKIE));
   return {
     status: 200,
     body: sessionBody(signedIn),
-    headers: { 'Set-Cookie': cookie(signedIn.token, SESSION_SECONDS), 'Cache-Control': 'no-store' },
+    headers: { 'Set-Cookie': sessionCookie(signedIn.token, SESSION_SECONDS, req.secure), 'Cache-Control': 'no-store' },
   };
 }
 
@@ -32,5 +30,5 @@ export async function getSession(req: Req<'getSession'>, _context: HandlerContex
 
 export async function signOut(req: Req<'signOut'>, { services }: HandlerContext): Res<'signOut'> {
   await services.consoleAuth.signOut(req.principal.token);
-  return { status: 204, body: undefined, headers: { 'Set-Cookie': cookie('', 0) } };
+  return { status: 204, body: undefined, headers: { 'Set-Cookie': sessionCookie('', 0, req.secure) } };
 }

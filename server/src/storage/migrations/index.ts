@@ -14,6 +14,9 @@ import * as environmentOrders from './0012_environment_orders.js';
 import * as listOrders from './0013_list_orders.js';
 import * as environmentVersions from './0014_environment_versions.js';
 import * as findingsByType from './0015_findings_by_type.js';
+import * as authFailures from './0016_auth_failures.js';
+import * as jobTenants from './0017_job_tenants.js';
+import * as ruleTestOutputs from './0018_rule_test_outputs.js';
 
 /** Every migration, in order. Names sort in the order they must run; never rename or edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +35,7 @@ export const migrations: Record<string, Migration> = {
   '0013_list_orders': listOrders,
   '0014_environment_versions': environmentVersions,
   '0015_findings_by_type': findingsByType,
+  '0016_auth_failures': authFailures,
+  '0017_job_tenants': jobTenants,
+  '0018_rule_test_outputs': ruleTestOutputs,
 };

@@ -1,6 +1,8 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { ApiClientsTable, Database } from '../schema.js';
 import { lockedTransaction } from './locking.js';
+import { admitInto } from './quotas.js';
+import type { Admission } from '../../domain/quotas.js';
 import type { Change } from '../../domain/repositories.js';
 import type { ApiClient, ApiClientOrder, ApiClientRepository, ApiClientStatus, Page, PageRequest, SortDirection } from '../../domain/repositories.js';
 import { prepareQuery } from '../prepared.js';
@@ -71,20 +73,24 @@ export class KyselyApiClientRepository implements ApiClientRepository {
     await this.db.deleteFrom('api_clients').where('client_id', '=', clientId).execute();
   }
 
-  async insert(client: ApiClient): Promise<void> {
-    await this.db
-      .insertInto('api_clients')
-      .values({
-        client_id: client.clientId,
-        org_id: client.orgId,
-        name: client.name,
-        status: client.status,
-        secret_hash: client.secretHash,
-        secret_created_at: client.secretCreatedAt,
-        last_activity_at: client.lastActivityAt,
-        created_at: client.createdAt,
-      })
-      .execute();
+  async insert(client: ApiClient, admit?: Admission): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const held = trx.selectFrom('api_clients').select((eb) => eb.fn.countAll().as('n')).where('org_id', '=', client.orgId);
+      await admitInto(trx, { organization: client.orgId }, admit, held);
+      await trx
+        .insertInto('api_clients')
+        .values({
+          client_id: client.clientId,
+          org_id: client.orgId,
+          name: client.name,
+          status: client.status,
+          secret_hash: client.secretHash,
+          secret_created_at: client.secretCreatedAt,
+          last_activity_at: client.lastActivityAt,
+          created_at: client.createdAt,
+        })
+        .execute();
+    });
   }
 
   async modify(clientId: string, change: Change<ApiClient>): Promise<ApiClient | undefined> {

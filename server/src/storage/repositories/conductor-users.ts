@@ -36,6 +36,16 @@ export class KyselyConductorUserRepository implements ConductorUserRepository {
     return Number(result.numUpdatedRows) > 0;
   }
 
+  async replaceSecretHash(name: string, expected: string, replacement: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('conductor_users')
+      .set({ secret_hash: replacement })
+      .where('name', '=', name)
+      .where('secret_hash', '=', expected)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
   async upsert(user: ConductorUser): Promise<void> {
     const values = {
       name: user.name,

@@ -38,6 +38,8 @@ import type {
 } from '../../domain/repositories.js';
 
 import { jobRow as queueJobRow } from './jobs.js';
+import { admitInto } from './quotas.js';
+import type { Admission } from '../../domain/quotas.js';
 import { prepareQuery } from '../prepared.js';
 
 const isUniqueViolation = (error: unknown): boolean =>
@@ -245,9 +247,16 @@ export class KyselyProcessRepository implements ProcessRepository {
     );
   }
 
-  async insert(process: Process, resources: ProcessResource[], history: HistoryEntry[], job: ProcessJob): Promise<boolean> {
+  async insert(process: Process, resources: ProcessResource[], history: HistoryEntry[], job: ProcessJob, admit?: Admission): Promise<boolean> {
     try {
       await this.db.transaction().execute(async (trx) => {
+        const held = trx
+          .selectFrom('conductor_processes')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('account_name', '=', process.accountName)
+          .where('state', 'in', LIVE_STATES)
+          .where('released_at', 'is', null);
+        await admitInto(trx, { conductorAccount: process.accountName }, admit, held);
         await trx.insertInto('conductor_processes').values(processRow(process)).execute();
         await insertAll(trx, resources, history, [job]);
       });

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.js';
-import type { SessionRepository, SignInFailureRepository, StoredSession } from '../../domain/repositories.js';
+import type { SessionRepository, StoredSession } from '../../domain/repositories.js';
 import { prepareQuery } from '../prepared.js';
 
 export class KyselySessionRepository implements SessionRepository {
@@ -40,27 +40,5 @@ export class KyselySessionRepository implements SessionRepository {
 
   async delete(tokenHash: string): Promise<void> {
     await this.db.deleteFrom('console_sessions').where('token_hash', '=', tokenHash).execute();
-  }
-}
-
-export class KyselySignInFailureRepository implements SignInFailureRepository {
-  constructor(private readonly db: Kysely<Database>) {}
-
-  async record(keys: readonly string[], at: number, attemptId: string): Promise<void> {
-    await this.db.insertInto('sign_in_failures').values(keys.map((key) => ({ key, at, attempt_id: attemptId }))).execute();
-  }
-
-  async forgive(attemptId: string): Promise<void> {
-    await this.db.deleteFrom('sign_in_failures').where('attempt_id', '=', attemptId).execute();
-  }
-
-  async count(key: string, since: number): Promise<{ count: number; oldest: number }> {
-    const row = await this.db
-      .selectFrom('sign_in_failures')
-      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min<number>('at').as('oldest')])
-      .where('key', '=', key)
-      .where('at', '>', since)
-      .executeTakeFirstOrThrow();
-    return { count: Number(row.n), oldest: Number(row.oldest ?? since) };
   }
 }

@@ -1,10 +1,12 @@
-import { sql, type Expression, type Kysely, type Selectable, type SqlBool } from 'kysely';
+import { sql, type Expression, type Kysely, type Selectable, type SqlBool, type Transaction } from 'kysely';
 import type { CustomRule, CustomRuleFilter, CustomRuleProvider, CustomRuleStatus } from '../../domain/custom-rules/types.js';
 import type { Severity } from '../../domain/rules/catalog/rules.js';
 import type { CustomRulesTable, Database } from '../schema.js';
-import type { CustomRuleRepository, Page, PageRequest } from '../../domain/repositories.js';
+import type { CustomRuleAdmission, CustomRuleRepository, Page, PageRequest } from '../../domain/repositories.js';
 import { lockedTransaction } from './locking.js';
+import { admitInto, takeTurns } from './quotas.js';
 import type { Change } from '../../domain/repositories.js';
+import type { SizeAdmission } from '../../domain/quotas.js';
 
 type Row = Selectable<CustomRulesTable>;
 
@@ -44,6 +46,19 @@ const toRow = (rule: CustomRule): Row => ({
   updated_by_name: rule.updatedBy.name,
 });
 
+/**
+ * Characters of rule text an organization's rules hold, as the database counts them (characters, on either), so that
+ * the quota reads the same whichever database keeps the rules.
+ */
+async function textHeld(trx: Transaction<Database>, orgId: string): Promise<number> {
+  const { chars } = await trx
+    .selectFrom('custom_rules')
+    .select(sql<number | string>`coalesce(sum(length(rule_text)), 0)`.as('chars'))
+    .where('org_id', '=', orgId)
+    .executeTakeFirstOrThrow();
+  return Number(chars);
+}
+
 const isUniqueViolation = (error: unknown): boolean =>
   /UNIQUE constraint failed|duplicate key value/.test(String((error as Error)?.message ?? error));
 
@@ -78,9 +93,15 @@ export class KyselyCustomRuleRepository implements CustomRuleRepository {
     return row && toRule(row);
   }
 
-  async insert(rule: CustomRule): Promise<boolean> {
+  async insert(rule: CustomRule, admit?: CustomRuleAdmission): Promise<boolean> {
     try {
-      await this.db.insertInto('custom_rules').values(toRow(rule)).execute();
+      await this.db.transaction().execute(async (trx) => {
+        const held = trx.selectFrom('custom_rules').select((eb) => eb.fn.countAll().as('n')).where('org_id', '=', rule.orgId);
+        await admitInto(trx, { organization: rule.orgId }, admit?.rules, held);
+        const textBefore = admit && (await textHeld(trx, rule.orgId));
+        await trx.insertInto('custom_rules').values(toRow(rule)).execute();
+        if (admit) admit.text(await textHeld(trx, rule.orgId), textBefore!);
+      });
       return true;
     } catch (error) {
       if (isUniqueViolation(error)) return false;
@@ -88,14 +109,18 @@ export class KyselyCustomRuleRepository implements CustomRuleRepository {
     }
   }
 
-  async modify(orgId: string, id: string, change: Change<CustomRule>): Promise<CustomRule | 'name_taken' | undefined> {
+  async modify(orgId: string, id: string, change: Change<CustomRule>, admitText?: SizeAdmission): Promise<CustomRule | 'name_taken' | undefined> {
     try {
       return await lockedTransaction(this.db, async (trx, forUpdate) => {
+        // The organization first, the rule second, as an insert takes them: two changes never wait on each other.
+        if (admitText) await takeTurns(trx, { organization: orgId });
         const row = await forUpdate(trx.selectFrom('custom_rules').selectAll().where('id', '=', id).where('org_id', '=', orgId)).executeTakeFirst();
         if (!row) return undefined;
         const next = await change(toRule(row));
         const { id: _id, org_id: _orgId, created_at: _createdAt, created_by: _createdBy, created_by_name: _createdByName, ...changes } = toRow(next);
+        const textBefore = admitText && (await textHeld(trx, orgId));
         await trx.updateTable('custom_rules').set(changes).where('id', '=', id).where('org_id', '=', orgId).execute();
+        if (admitText) admitText(await textHeld(trx, orgId), textBefore!);
         return next;
       });
     } catch (error) {

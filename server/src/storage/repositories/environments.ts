@@ -2,8 +2,10 @@ import { randomInt } from 'node:crypto';
 import { sql, type Expression, type Kysely, type Selectable, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import { lockedTransaction } from './locking.js';
+import { admitInto } from './quotas.js';
 import { prepareQuery, type PreparedQuery } from '../prepared.js';
 import type { Change } from '../../domain/repositories.js';
+import type { Admission } from '../../domain/quotas.js';
 import type { Provider } from '../../domain/cloud/providers.js';
 import { ENVIRONMENT_ORDER, type Environment, type EnvironmentFilter, type EnvironmentOrder, type ProviderAccess, type ScanStatus } from '../../domain/environments/types.js';
 import type { Database, EnvironmentsTable } from '../schema.js';
@@ -269,8 +271,10 @@ export class KyselyEnvironmentRepository implements EnvironmentRepository {
     return environment;
   }
 
-  async insert(env: Environment): Promise<void> {
+  async insert(env: Environment, admit?: Admission): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
+      const held = trx.selectFrom('environments').select((eb) => eb.fn.countAll().as('n')).where('org_id', '=', env.orgId);
+      await admitInto(trx, { organization: env.orgId }, admit, held);
       await trx.insertInto('environments').values({ ...toRow(env), version: newVersion() }).execute();
       await touchEnvironmentList(trx, env.orgId);
     });

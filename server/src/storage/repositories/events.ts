@@ -64,6 +64,10 @@ export class KyselyEventRepository implements EventRepository {
     let query = this.db.selectFrom('events').selectAll().where('org_id', '=', orgId).where('environment_id', '=', environmentId);
     if (filter.eventTypes?.length) query = query.where('event_type', 'in', filter.eventTypes);
     if (filter.changes?.length) query = query.where('change', 'in', filter.changes);
+    if (filter.remediated?.length) {
+      // Only REMEDIATION events have an outcome (1 or 0); the others store null and match no value.
+      query = query.where('remediated', 'in', filter.remediated.map((value) => (value ? 1 : 0)));
+    }
     if (filter.resourceTypes?.length) query = query.where('resource_type', 'in', filter.resourceTypes);
     if (filter.rangeFrom !== undefined) query = query.where('created_at', '>=', filter.rangeFrom);
     if (filter.rangeTo !== undefined) query = query.where('created_at', '<=', filter.rangeTo);

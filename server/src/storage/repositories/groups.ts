@@ -4,6 +4,8 @@ import { displayName, type Group, type GroupPolicy, type NamedRef } from '../../
 import type { DialectName } from '../database.js';
 import type { Database, GroupsTable } from '../schema.js';
 import type { GroupRepository, Page, PageRequest, SortDirection } from '../../domain/repositories.js';
+import type { Admission } from '../../domain/quotas.js';
+import { admitInto } from './quotas.js';
 
 /** Rows per insert statement, well under both databases' limits on bound parameters. */
 const BATCH = 500;
@@ -12,6 +14,20 @@ const isUniqueViolation = (error: unknown): boolean =>
   /UNIQUE constraint failed|duplicate key value/.test(String((error as Error)?.message ?? error));
 
 const push = (map: Map<string, NamedRef[]>, key: string, ref: NamedRef) => map.set(key, [...(map.get(key) ?? []), ref]);
+
+/** One grant per group from rows of a group joined with each environment it names (none: one row, no environment). */
+function grantsOfRows(rows: ReadonlyArray<{ id: string; policy: string; all_environments: number; environment_id: string | null }>): GroupGrant[] {
+  const grants = new Map<string, GroupGrant & { environmentIds: string[] }>();
+  for (const row of rows) {
+    let grant = grants.get(row.id);
+    if (!grant) {
+      grant = { policy: row.policy as GroupPolicy, allEnvironments: row.all_environments === 1, environmentIds: [] };
+      grants.set(row.id, grant);
+    }
+    if (row.environment_id !== null) grant.environmentIds.push(row.environment_id);
+  }
+  return [...grants.values()];
+}
 
 export class KyselyGroupRepository implements GroupRepository {
   constructor(
@@ -33,9 +49,11 @@ export class KyselyGroupRepository implements GroupRepository {
     return { items: await this.withMembers(rows.slice(0, page.limit)), hasMore: rows.length > page.limit };
   }
 
-  async insert(group: Group): Promise<boolean> {
+  async insert(group: Group, admit?: Admission): Promise<boolean> {
     try {
       await this.db.transaction().execute(async (trx) => {
+        const held = trx.selectFrom('groups').select((eb) => eb.fn.countAll().as('n')).where('org_id', '=', group.orgId);
+        await admitInto(trx, { organization: group.orgId }, admit, held);
         await trx
           .insertInto('groups')
           .values({
@@ -100,16 +118,19 @@ export class KyselyGroupRepository implements GroupRepository {
       .select(['groups.id', 'groups.policy', 'groups.all_environments', 'group_environments.environment_id'])
       .where('group_api_clients.client_id', '=', clientId)
       .execute();
-    const grants = new Map<string, GroupGrant & { environmentIds: string[] }>();
-    for (const row of rows) {
-      let grant = grants.get(row.id);
-      if (!grant) {
-        grant = { policy: row.policy as GroupPolicy, allEnvironments: row.all_environments === 1, environmentIds: [] };
-        grants.set(row.id, grant);
-      }
-      if (row.environment_id !== null) grant.environmentIds.push(row.environment_id);
-    }
-    return [...grants.values()];
+    return grantsOfRows(rows);
+  }
+
+  async grantsOfGroups(orgId: string, ids: readonly string[]): Promise<GroupGrant[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('groups')
+      .leftJoin('group_environments', 'group_environments.group_id', 'groups.id')
+      .select(['groups.id', 'groups.policy', 'groups.all_environments', 'group_environments.environment_id'])
+      .where('groups.org_id', '=', orgId)
+      .where('groups.id', 'in', ids)
+      .execute();
+    return grantsOfRows(rows);
   }
 
   async replaceMemberships(userIds: readonly string[], groupIds: readonly string[]): Promise<void> {

@@ -9,7 +9,9 @@ import {
 } from '../../domain/notifications/types.js';
 import type { Database, NotificationDeliveriesTable, NotificationsTable } from '../schema.js';
 import { lockedTransaction } from './locking.js';
+import { admitInto } from './quotas.js';
 import type { Change } from '../../domain/repositories.js';
+import type { Admission } from '../../domain/quotas.js';
 import type { NotificationRepository, Page, PageRequest } from '../../domain/repositories.js';
 
 type Row = Selectable<NotificationsTable>;
@@ -117,8 +119,10 @@ export class KyselyNotificationRepository implements NotificationRepository {
     return this.withEnvironments(rows);
   }
 
-  async insert(notification: Notification): Promise<void> {
+  async insert(notification: Notification, admit?: Admission): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
+      const held = trx.selectFrom('notifications').select((eb) => eb.fn.countAll().as('n')).where('org_id', '=', notification.orgId);
+      await admitInto(trx, { organization: notification.orgId }, admit, held);
       await trx.insertInto('notifications').values(toRow(notification)).execute();
       await linkEnvironments(trx, notification);
     });

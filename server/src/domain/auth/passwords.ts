@@ -1,8 +1,9 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
 /**
- * Passwords are hashed with scrypt, a deliberately slow, memory-hard key derivation function, so a stolen hash
- * is expensive to attack. The parameters are stored with each hash so they can be raised later.
+ * Console passwords and conductor secrets are hashed with scrypt, a deliberately slow, memory-hard key derivation
+ * function with a random salt per hash, so a stolen hash is expensive to attack. The parameters are stored with each
+ * hash so they can be raised later.
  */
 export interface PasswordHashing {
   /** CPU and memory cost, a power of two. */
@@ -31,8 +32,8 @@ export async function hashPassword(password: string, params: Readonly<PasswordHa
   return `scrypt$${params.N}$${params.r}$${params.p}$${salt.toString('base64')}$${key.toString('base64')}`;
 }
 
-// Verified against when the email is unknown, so that an unknown email costs as much time as a wrong password: one
-// per cost, hashed at that cost.
+// Verified against when the account is unknown, so that an unknown email or user costs as much time as a wrong
+// password: one per cost, hashed at that cost.
 const decoys = new Map<string, Promise<string>>();
 function decoyFor(params: Readonly<PasswordHashing>): Promise<string> {
   const key = `${params.N}$${params.r}$${params.p}`;
@@ -41,7 +42,7 @@ function decoyFor(params: Readonly<PasswordHashing>): Promise<string> {
   return decoy;
 }
 
-/** Hashes the decoy of a cost ahead of the first unknown email, so that it costs no more than later ones. */
+/** Hashes the decoy of a cost ahead of the first unknown account, so that it costs no more than later ones. */
 export function prepareDecoy(params: Readonly<PasswordHashing> = DEFAULT_PASSWORD_HASHING): void {
   void decoyFor(params);
 }
