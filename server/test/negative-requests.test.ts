@@ -2,11 +2,11 @@ import { afterEach, beforeAll, describe, it } from '@jest/globals';
 import { flatten } from '../../contract-tests/property/arbitraries.js';
 import { clearExercised, recordExercised } from '../../contract-tests/coverage.js';
 import { answerProblem, missingOperations, propertySeed } from '../../contract-tests/property/checks.js';
-import { exampleArchives, FIXTURES } from '../../contract-tests/property/fixtures.js';
+import { exampleArchives, FIXTURES, type ApiFixture } from '../../contract-tests/property/fixtures.js';
 import { negativeCases, type NegativeCase } from '../../contract-tests/property/negative.js';
 import { baseValues, buildRequest, specOperations } from '../../contract-tests/property/operations.js';
 import { DEFAULT_AUTHENTICATION_LIMITS } from '../src/domain/auth/throttle.js';
-import { API_NAMES, loadApiDocument } from '../src/http/apis.js';
+import { API_NAMES, loadApiDocument, type ApiName } from '../src/http/apis.js';
 import { describeEachDatabase } from './databases.js';
 import { useTestServer } from './server.js';
 import { expect } from './expect.js';
@@ -39,12 +39,20 @@ describeEachDatabase(
     // Wrong secrets count against every caller from this address, and root's against root: let the window pass
     // for the next operation's cases, so that each sees its 401s rather than the limit's 429.
     afterEach(() => server().clock.advanceSeconds(DEFAULT_AUTHENTICATION_LIMITS.windowSeconds + 1));
+    // A refused request changes nothing (each test checks it), so the operations of an API share one set of
+    // fixtures. The console's are made afresh: its session would expire as the clock moves on between tests.
+    const shared = new Map<ApiName, Promise<ApiFixture>>();
+    const fixtureFor = (api: ApiName) => {
+      if (api === 'console') return FIXTURES[api](server());
+      if (!shared.has(api)) shared.set(api, FIXTURES[api](server()));
+      return shared.get(api)!;
+    };
     for (const api of API_NAMES) {
       const document = loadApiDocument(api);
       describe(api, () => {
         for (const op of specOperations(api, document.openapi)) {
           it(`${op.operationId} (${op.method} ${op.path}) refuses invalid requests with a documented 4xx and changes nothing`, async () => {
-            const fixture = await FIXTURES[api](server());
+            const fixture = await fixtureFor(api);
             const { valid, hostile } = await exampleArchives();
             const base = baseValues(document.openapi, op, { ...fixture.options, binaryBody: valid[ARCHIVE_OF[op.operationId] ?? 0] }, seed);
             const cases: Array<NegativeCase & { headers: Record<string, string> }> = negativeCases(op, base, {
