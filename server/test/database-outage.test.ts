@@ -184,12 +184,15 @@ describeWithCluster('the server on a PostgreSQL that goes away or is held', () =
         }, 120_000);
         const scan = await call(baseUrl, 'GET', `/v0/scans/${started.body.id}`, { auth });
         expect({ status: scan.body.status, message: scan.body.message }).toEqual({ status: 'SUCCESS', message: null });
-        const [job] = await cluster.query<{ status: string; attempts: number }>(
-          'select j.status, j.attempts from jobs j join scans s on s.job_id = j.id where s.id = $1',
-          [started.body.id],
-          database,
-        );
-        expect(job).toEqual({ status: 'succeeded', attempts: 2 });
+        const jobOfScan = async () =>
+          (await cluster.query<{ status: string; attempts: number }>(
+            'select j.status, j.attempts from jobs j join scans s on s.job_id = j.id where s.id = $1',
+            [started.body.id],
+            database,
+          ))[0];
+        // The job is recorded done just after the scan it ran is written: wait for that step too.
+        await waitFor('the scan\'s job to be recorded as done', async () => (await jobOfScan())?.status !== 'running', 30_000);
+        expect(await jobOfScan()).toEqual({ status: 'succeeded', attempts: 2 });
         const [stored] = await cluster.query<{ total: string; distinct: string; summary: string }>(
           'select count(*) as total, count(distinct resource_id) as distinct, (select summary from scans where id = $1) as summary from scan_resources where scan_id = $1',
           [started.body.id],
