@@ -37,6 +37,22 @@ def call(base_url, credentials, method, path, body=None):
     return {"status": status, "type": kind}
 
 
+def environments_listed(base_url, credentials, path):
+    """The environment ids (or "*") the items of a list name: notifications name theirs as a list of {id: name}
+    pairs, groups as one {id: name} object."""
+    token = base64.b64encode(credentials.encode()).decode()
+    request = urllib.request.Request(base_url + "/v0" + path + "?max_items=100", method="GET")
+    request.add_header("Authorization", "Basic " + token)
+    with urllib.request.urlopen(request, timeout=30) as response:
+        items = json.loads(response.read().decode())["items"]
+    named = set()
+    for item in items:
+        environments = item.get("environments")
+        for pairs in environments if isinstance(environments, list) else [environments or {}]:
+            named.update(pairs.keys())
+    return sorted(named)
+
+
 def main():
     parser = argparse.ArgumentParser()
     for name in ("base-url", "editor", "manager", "environment-a", "environment-b", "scan-a", "scan-b", "manager-group-everywhere", "user"):
@@ -72,6 +88,11 @@ def main():
             base, manager, "PATCH", "/users", {"user_ids": [args.user], "group_ids": [args.manager_group_everywhere]}
         ),
     }
+    # Case 4: what lists of the organization's notifications and groups tell of other environments.
+    for path in ("/notifications", "/groups"):
+        results["environments named by " + path] = [
+            "A" if named == env_a else "B" if named == env_b else named for named in environments_listed(base, editor, path)
+        ]
     json.dump(results, sys.stdout, indent=2)
     print()
 

@@ -105,7 +105,9 @@ export interface paths {
         };
         /**
          * List groups
-         * @description Lists the organization's groups by name (ascending by default), 10 per page by default.
+         * @description Lists the organization's groups by name (ascending by default), 10 per page by default. A caller in groups lists
+         *     only the groups over named environments its groups let it read, every one of them (not those over `"*"` unless
+         *     its groups cover `"*"`); offsets count only what it sees.
          */
         get: operations["listGroups"];
         put?: never;
@@ -254,7 +256,9 @@ export interface paths {
         /**
          * List notifications
          * @description Lists the organization's notifications, oldest first. There is no operation to get a single notification; page
-         *     through this list. The delivery attempts of one notification are listed by `GET /notifications/{notification_id}/deliveries`.
+         *     through this list. A caller in groups lists only the notifications that watch named environments its groups let
+         *     it read, every one of them (not those over `"*"` unless its groups cover `"*"`): what is sent about other
+         *     environments, and their ids, stay hidden; offsets count only what it sees. The delivery attempts of one notification are listed by `GET /notifications/{notification_id}/deliveries`.
          */
         get: operations["listNotifications"];
         put?: never;

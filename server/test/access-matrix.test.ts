@@ -394,8 +394,43 @@ describe('the access matrix of the compliance API', () => {
         'B after that': ead,
         'invite into MANAGER over *': refused,
         'user into MANAGER over *': refused,
+        // Only A: neither B nor '*' (nor the environment ids of the notifications and groups over them).
+        'environments named by /notifications': ['A'],
+        'environments named by /groups': ['A'],
       });
     });
+  });
+
+  it('lists, for every policy that may read them, only the notifications and groups over environments its group covers, page by page', async () => {
+    const LISTS = [
+      { path: '/notifications', id: (item: any) => item.notification_id as string, record: 'notification' as const },
+      { path: '/groups', id: (item: any) => item.id as string, record: 'group' as const },
+    ];
+    for (const policy of POLICIES.filter((p) => POLICY_LEVEL[p]! >= LEVELS.indexOf('read'))) {
+      for (const over of ['A', '*'] as const) {
+        const auth = callers.get(`${policy} ${over}`)!;
+        for (const list of LISTS) {
+          const res = await server.request('GET', `/v0${list.path}?max_items=100`, { auth });
+          expect(res.status, res.text).toBe(200);
+          const listed: string[] = res.body.items.map(list.id);
+          const [a, b, all] = [records.A[list.record], records.B[list.record], records['*'][list.record]];
+          if (over === '*') expect(listed, `${policy} over * lists ${list.path}`).toEqual(expect.arrayContaining([a, b, all]));
+          else {
+            expect(listed, `${policy} over A lists ${list.path}`).toContain(a);
+            expect(listed, `${policy} over A lists ${list.path}`).not.toContain(b);
+            expect(listed, `${policy} over A lists ${list.path}`).not.toContain(all);
+            // Offsets count only what the caller sees: one at a time, the same items in the same order.
+            const paged: string[] = [];
+            for (let offset = 0; ; offset += 1) {
+              const one = await server.request('GET', `/v0${list.path}?max_items=1&offset=${offset}`, { auth });
+              paged.push(...one.body.items.map(list.id));
+              if (one.body.items.length === 0 || paged.length > listed.length) break;
+            }
+            expect(paged, `${policy} over A pages ${list.path}`).toEqual(listed);
+          }
+        }
+      }
+    }
   });
 
   it('lists, for every policy, only the environments its group covers', async () => {

@@ -7,6 +7,7 @@ import { RecentlyRead, type RecentlyReadOptions } from '../auth/recently-read.js
 import { Grants, UNRESTRICTED, type GroupGrant } from './grants.js';
 import type { OrgUser } from '../users/types.js';
 import type { GroupRepository, InviteRepository, Page, PageRequest, SortDirection, UserRepository } from '../repositories.js';
+import { pageOfCovered } from './covered-pages.js';
 import {
   GROUP_POLICIES,
   INVITE_LIFETIME_SECONDS,
@@ -43,8 +44,9 @@ export class AccessService {
     this.grants = new RecentlyRead(deps.grantsCache);
   }
 
-  listGroups(orgId: string, page: PageRequest, direction: SortDirection): Promise<Page<Group>> {
-    return this.deps.groups.list(orgId, page, direction);
+  /** A page of the organization's groups; with `covered`, only those over environments it covers (pageOfCovered). */
+  listGroups(orgId: string, page: PageRequest, direction: SortDirection, covered: 'all' | readonly string[] = 'all'): Promise<Page<Group>> {
+    return pageOfCovered((part) => this.deps.groups.list(orgId, part, direction), page, covered);
   }
 
   async createGroup(orgId: string, input: CreateGroupInput): Promise<Group> {

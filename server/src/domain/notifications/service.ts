@@ -1,3 +1,4 @@
+import { pageOfCovered } from '../access/covered-pages.js';
 import type { Clock } from '../clock.js';
 import type { Environment } from '../environments/types.js';
 import { AppError } from '../errors.js';
@@ -82,8 +83,9 @@ export interface NotificationServiceDeps {
 export class NotificationService {
   constructor(private readonly deps: NotificationServiceDeps) {}
 
-  list(orgId: string, page: PageRequest): Promise<Page<Notification>> {
-    return this.deps.notifications.list(orgId, page);
+  /** A page of the organization's notifications; with `covered`, only those its environments cover (pageOfCovered). */
+  list(orgId: string, page: PageRequest, covered: 'all' | readonly string[] = 'all'): Promise<Page<Notification>> {
+    return pageOfCovered((part) => this.deps.notifications.list(orgId, part), page, covered);
   }
 
   async get(orgId: string, id: string): Promise<Notification> {

@@ -17,7 +17,7 @@ function groupBody(group: Group): Schemas['Group'] {
 
 export async function listGroups(req: Req<'listGroups'>, { services }: HandlerContext): Res<'listGroups'> {
   const { offset = 0, max_items = 10, order_direction = 'asc' } = req.query;
-  const page = await services.access.listGroups(req.principal.orgId, { offset, limit: max_items }, order_direction);
+  const page = await services.access.listGroups(req.principal.orgId, { offset, limit: max_items }, order_direction, req.principal.grants.environmentsAllowing('read'));
   return { status: 200, body: pageBody(page, offset, groupBody) };
 }
 

@@ -6,7 +6,7 @@ import type { Req, Res } from './types.js';
 
 export async function listNotifications(req: Req<'listNotifications'>, { services }: HandlerContext): Res<'listNotifications'> {
   const { offset = 0, max_items = 100 } = req.query;
-  const page = await services.notifications.list(req.principal.orgId, { offset, limit: max_items });
+  const page = await services.notifications.list(req.principal.orgId, { offset, limit: max_items }, req.principal.grants.environmentsAllowing('read'));
   return { status: 200, body: pageBody(page, offset, notificationBody) };
 }
 
