@@ -152,14 +152,15 @@ let complianceAccess: ReturnType<typeof readAccessDeclarations>['declarations'] 
  * A compliance 403: the call made by an API client placed in a group that falls short of what the operation needs:
  * for operations that name environments, a MANAGER group covering no environment (EnvironmentAccessDenied, or
  * AuthorizationError where the call reaches all environments); for creating environments, a CONTRIBUTOR group not
- * covering all of them; otherwise a policy just below the level.
+ * covering all of them; otherwise (listings too) a policy just below the level.
  */
 function groupPolicyDenial(op: OperationStatuses): Case | undefined {
   complianceAccess ??= readAccessDeclarations(loadApiDocument('compliance').openapi).declarations;
   const access = complianceAccess.get(op.operationId);
-  if (!access || access.public || access.listing) return undefined;
-  const everywhere = access.sources.some((source) => source.at === 'all');
-  const onEnvironment = !everywhere && access.sources.length > 0;
+  if (!access || access.public) return undefined;
+  // A listing answers only what the caller's groups cover; a policy below its level is still refused.
+  const everywhere = !access.listing && access.sources.some((source) => source.at === 'all');
+  const onEnvironment = !access.listing && !everywhere && access.sources.length > 0;
   const [policy, environmentIds, type] = onEnvironment
     ? (['builtin:MANAGER', [], 'EnvironmentAccessDenied'] as const)
     : everywhere

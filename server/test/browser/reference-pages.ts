@@ -4,7 +4,6 @@ import type { Page } from 'playwright-core';
 declare const document: { documentElement: { scrollHeight: number }; querySelectorAll(selector: string): Iterable<{ getAttribute(name: string): string | null }> };
 declare const innerHeight: number;
 declare const scrollY: number;
-declare const location: { hash: string };
 declare function scrollTo(x: number, y: number): void;
 
 /**
@@ -37,17 +36,12 @@ export function tagRoutes(page: Page): Promise<string[]> {
 }
 
 /**
- * Shows the introduction of the page at `url`, or the part of the tag at `route`, and renders what is there to
- * render. The first view is a load of its own; a later view of the same page follows its hash, as the sidebar's links
- * do, without loading the page again (a load of the compliance reference parses its whole spec: seconds each).
+ * Loads the page at `url` showing the introduction, or the part of the tag at `route`, and renders what is there to
+ * render. Each is a load of its own: what a reader lands on from a link or a bookmark.
  */
 export async function openView(page: Page, url: string, route?: string): Promise<void> {
-  const target = route === undefined ? url : `${url}#${route}`;
-  if (page.url().split('#')[0] === url) await page.evaluate((hash: string) => void (location.hash = hash), route === undefined ? '' : route);
-  else {
-    await page.goto('about:blank');
-    await page.goto(target);
-  }
+  await page.goto('about:blank');
+  await page.goto(route === undefined ? url : `${url}#${route}`);
   if (route === undefined) await page.locator('#redoc h1').first().waitFor();
   else await page.locator('#redoc main h2').filter({ hasText: new RegExp(`^${route.slice(1).replace(/[^A-Za-z0-9_-]/g, '\\$&')}$`) }).first().waitFor();
   await scrollThrough(page);
