@@ -16,7 +16,8 @@ import urllib.parse
 import urllib.request
 
 
-def call(base_url, credentials, method, path, body=None):
+def send(base_url, credentials, method, path, body=None):
+    """The status of a request and its JSON answer (None when it has none)."""
     token = base64.b64encode(credentials.encode()).decode()
     data = None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(base_url + "/v0" + path, data=data, method=method)
@@ -30,9 +31,13 @@ def call(base_url, credentials, method, path, body=None):
     except urllib.error.HTTPError as error:
         status, text = error.code, error.read().decode()
     try:
-        answer = json.loads(text) if text else None
+        return status, json.loads(text) if text else None
     except ValueError:
-        answer = None
+        return status, None
+
+
+def call(base_url, credentials, method, path, body=None):
+    status, answer = send(base_url, credentials, method, path, body)
     kind = answer.get("type") if isinstance(answer, dict) else None
     return {"status": status, "type": kind}
 
@@ -40,13 +45,9 @@ def call(base_url, credentials, method, path, body=None):
 def environments_listed(base_url, credentials, path):
     """The environment ids (or "*") the items of a list name: notifications name theirs as a list of {id: name}
     pairs, groups as one {id: name} object."""
-    token = base64.b64encode(credentials.encode()).decode()
-    request = urllib.request.Request(base_url + "/v0" + path + "?max_items=100", method="GET")
-    request.add_header("Authorization", "Basic " + token)
-    with urllib.request.urlopen(request, timeout=30) as response:
-        items = json.loads(response.read().decode())["items"]
+    _, answer = send(base_url, credentials, "GET", path + "?max_items=100")
     named = set()
-    for item in items:
+    for item in answer["items"]:
         environments = item.get("environments")
         for pairs in environments if isinstance(environments, list) else [environments or {}]:
             named.update(pairs.keys())
