@@ -4,7 +4,7 @@ SHELL := /bin/bash
 NPM_STAMP := node_modules/.install-stamp
 export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
 
-.PHONY: help deps lint generate check-generated spec-diff docs build run test test-unit test-faults contract mock mock-reset bench clean
+.PHONY: help deps lint generate check-generated spec-diff docs build run test test-unit test-faults contract mock mock-reset bench clean test-suites contract-run
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-16s %s\n", $$1, $$2}'
@@ -56,12 +56,14 @@ build: $(SERVER_BUILD) $(CONSOLE_BUILD) ## Compile the server into dist/ and bui
 run: build ## Start the server (SQLite under ./data, demo data; see README for the variables)
 	DEMO_DATA=$${DEMO_DATA:-true} node dist/server/src/main.js
 
+# reports/jest-results.json names every test, for scripts/each-test-alone.ts.
+JEST_RESULTS := --json --outputFile=reports/jest-results.json
+
 test-unit: deps ## Unit and component tests on jest (SQLite, and PostgreSQL when TEST_DATABASE_URL is set); COVERAGE=1 writes coverage/
 	@# What the suites exercise feeds the spec coverage of `make contract`; start from nothing so no earlier run counts.
 	rm -rf reports/exercised $(if $(COVERAGE),coverage)
-	@# reports/jest-results.json names every test, for scripts/each-test-alone.ts.
 	mkdir -p reports
-	npm run --silent test:unit -- --json --outputFile=reports/jest-results.json $(if $(COVERAGE),--coverage)
+	npm run --silent test:unit -- $(JEST_RESULTS) $(if $(COVERAGE),--coverage)
 	tsx scripts/check-cli-coverage.ts
 
 test-faults: build ## Kill the server with SIGKILL at each fault point of each kind of background work, and take its PostgreSQL away during each; check what survives (FAULT_SEED, FAULT_ONLY, FAULT_RUNS, OUTAGE_ONLY)
@@ -69,11 +71,24 @@ test-faults: build ## Kill the server with SIGKILL at each fault point of each k
 
 contract: build ## Dredd against the real server and against Prism mocks of each spec; spec coverage in reports/
 	tsx contract-tests/run.ts
+	tsx contract-tests/spec-coverage.ts
 
-test: deps lint check-generated spec-diff test-unit ## Everything: lint, freshness, breaking changes, unit and component tests, contract tests, the fault matrix
-	@# The contract tests and the fault matrix share only the build: they run side by side, each one's output kept together.
-	$(MAKE) --no-print-directory --output-sync=target -j2 contract test-faults
+test: deps lint check-generated spec-diff build ## Everything: lint, freshness, breaking changes, unit and component tests, the fault matrix, contract tests, spec coverage
+	@# One jest run takes every suite and the fault and outage matrices (which mostly wait on the servers they restart),
+	@# and the contract run goes beside it: they share only the build. Each one's output is kept together. What they
+	@# exercised is checked once both are done.
+	rm -rf reports/exercised
+	mkdir -p reports
+	$(MAKE) --no-print-directory --output-sync=target -j2 test-suites contract-run
+	tsx scripts/check-cli-coverage.ts
+	tsx contract-tests/spec-coverage.ts
 	@echo "make test: all checks passed"
+
+# The halves of `make test` that run side by side (not listed by `make help`).
+test-suites:
+	FAULT_MATRIX=1 FAULT_BUILD=dist npm run --silent test:unit -- $(JEST_RESULTS)
+contract-run:
+	tsx contract-tests/run.ts
 
 mock: build ## Prism mocks of each spec (:4010-:4012) and the stateful mock: the real server with demo data (:4000)
 	tsx contract-tests/stateful-mock.ts

@@ -59,12 +59,16 @@ if (values.sample) {
 /** jest's `-t` is a regular expression over the full name: anchored and escaped, it selects that test only. */
 const exactly = (name: string) => `^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`;
 
+/** `make test` runs the fault and outage matrices in its jest run; jest takes them when FAULT_MATRIX is set, and they start the server from the build (`make build`). */
+const MATRICES = /server\/test\/(fault|outage)-matrix\.test\.ts$/;
+
 function runAlone(test: TestCase): Promise<{ test: TestCase; passed: boolean; output: string }> {
   return new Promise((resolve) => {
+    const env = MATRICES.test(test.file) ? { ...process.env, FAULT_MATRIX: '1', FAULT_BUILD: 'dist' } : process.env;
     const child = spawn(
       process.execPath,
       ['--experimental-vm-modules', '--disable-warning=ExperimentalWarning', 'node_modules/jest/bin/jest.js', '--ci', test.file, '-t', exactly(test.name)],
-      { cwd: ROOT, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] },
+      { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
