@@ -87,7 +87,7 @@ test: deps lint check-generated spec-diff build ## Everything: lint, freshness, 
 # The halves of `make test` that run side by side (not listed by `make help`). The matrices hold a jest worker each
 # for minutes while the servers they restart do the work: one worker more than the cores keeps both cores busy.
 test-suites:
-	FAULT_MATRIX=1 FAULT_BUILD=dist npm run --silent test:unit -- $(JEST_RESULTS) --maxWorkers=3
+	FAULT_MATRIX=1 FAULT_BUILD=dist npm run --silent test:unit -- $(JEST_RESULTS) --maxWorkers=$$(($$(nproc) + 1))
 contract-run:
 	tsx contract-tests/run.ts
 

@@ -7,11 +7,12 @@ import { Random } from '../server/src/domain/cloud/random.js';
 import { ROOT } from './root.js';
 
 /**
- * Runs tests one at a time, each in a jest run of its own selected by `-t`, and lists those that fail alone: a test
- * that passes only after its neighbours (state they leave behind) fails here. The names come from the results of a
- * whole run (`make test-unit` writes reports/jest-results.json).
+ * Runs every test alone, selected by `-t` as its only test of its file, and lists those that fail alone: a test that
+ * passes only after its neighbours (state they leave behind) fails here. The names come from the results of a whole
+ * run (`make test-unit` and `make test` write reports/jest-results.json).
  *
  *   tsx scripts/each-test-alone.ts [--results reports/jest-results.json] [--files <regex>] [--sample <n>] [--seed <s>]
+ *                                  [--parallel <jest runs at once>] [--batch <files per jest run, one test of each>]
  *
  * `--sample n` picks n tests (seeded by `--seed`, every file at least once when n allows) instead of all of them:
  * a jest run per test costs seconds, and the whole suite holds thousands.
@@ -23,6 +24,7 @@ const { values } = parseArgs({
     sample: { type: 'string' },
     seed: { type: 'string', default: 'each-test-alone' },
     parallel: { type: 'string', default: String(Math.max(1, availableParallelism())) },
+    batch: { type: 'string', default: '6' },
   },
 });
 
@@ -62,35 +64,96 @@ const exactly = (name: string) => `^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'
 /** `make test` runs the fault and outage matrices in its jest run; jest takes them when FAULT_MATRIX is set, and they start the server from the build (`make build`). */
 const MATRICES = /server\/test\/(fault|outage)-matrix\.test\.ts$/;
 
-function runAlone(test: TestCase): Promise<{ test: TestCase; passed: boolean; output: string }> {
+/**
+ * Tests of different files share nothing but what a whole run shares too (each file gets its own modules, server and
+ * databases), so one jest run may take one test of each of several files: each file then runs with that test alone
+ * selected, which its results must show (the named test passed, every other test of the file skipped). A jest run
+ * costs a second or two before any test starts; batching saves that per test.
+ */
+type Batch = TestCase[];
+
+function batches(cases: TestCase[], size: number): Batch[] {
+  const byFile = new Map<string, TestCase[]>();
+  for (const t of cases) byFile.set(t.file, [...(byFile.get(t.file) ?? []), t]);
+  // The files with the most tests first, so that the long tail is one file's tests and no run waits on the others.
+  const queues = [...byFile.values()].sort((a, b) => b.length - a.length);
+  const planned: Batch[] = [];
+  while (queues.some((q) => q.length > 0)) {
+    const open = queues.filter((q) => q.length > 0);
+    for (let i = 0; i < open.length; i += size) planned.push(open.slice(i, i + size).map((q) => q.shift()!));
+  }
+  return planned;
+}
+
+interface FileResult {
+  name: string;
+  message: string;
+  assertionResults: Array<{ fullName: string; status: string }>;
+}
+
+interface Outcome {
+  test: TestCase;
+  passed: boolean;
+  output: string;
+}
+
+function runBatch(batch: Batch): Promise<Outcome[]> {
   return new Promise((resolve) => {
-    const env = MATRICES.test(test.file) ? { ...process.env, FAULT_MATRIX: '1', FAULT_BUILD: 'dist' } : process.env;
+    const env = batch.some((t) => MATRICES.test(t.file)) ? { ...process.env, FAULT_MATRIX: '1', FAULT_BUILD: 'dist' } : process.env;
+    const pattern = batch.length === 1 ? exactly(batch[0]!.name) : batch.map((t) => `(?:${exactly(t.name)})`).join('|');
     const child = spawn(
       process.execPath,
-      ['--experimental-vm-modules', '--disable-warning=ExperimentalWarning', 'node_modules/jest/bin/jest.js', '--ci', test.file, '-t', exactly(test.name)],
+      [
+        '--experimental-vm-modules',
+        '--disable-warning=ExperimentalWarning',
+        'node_modules/jest/bin/jest.js',
+        '--ci',
+        '--json',
+        '--maxWorkers=1',
+        '-t',
+        pattern,
+        '--runTestsByPath',
+        ...batch.map((t) => t.file),
+      ],
       { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
     );
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('exit', (code) => {
-      // A name that selects nothing counts as a failure too: the test could not be run alone by its name.
-      const ran = /Tests:\s+.*\b1 passed\b/.test(output);
-      resolve({ test, passed: code === 0 && ran, output });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('exit', () => {
+      let files: FileResult[] = [];
+      try {
+        files = (JSON.parse(stdout) as { testResults: FileResult[] }).testResults;
+      } catch {
+        // No results at all (jest did not start): every test of the batch counts as failed, with jest's output.
+      }
+      resolve(
+        batch.map((test) => {
+          const file = files.find((f) => relative(ROOT, f.name) === test.file);
+          const ran = file?.assertionResults.filter((a) => a.status !== 'pending' && a.status !== 'skipped' && a.status !== 'disabled') ?? [];
+          // Passed alone: the named test ran and passed, and nothing else of its file ran (a name that selects
+          // nothing, or more than the one test, fails too: the test could not be run alone by its name).
+          const passed = ran.length === 1 && ran[0]!.fullName === test.name && ran[0]!.status === 'passed' && file?.message === '';
+          return { test, passed, output: `${file?.message ?? ''}\n${stderr}` };
+        }),
+      );
     });
   });
 }
 
-const failures: Array<{ test: TestCase; output: string }> = [];
+const planned = batches(tests, Math.max(1, Number(values.batch)));
+const failures: Outcome[] = [];
 let next = 0;
 let done = 0;
 const workers = Array.from({ length: Number(values.parallel) }, async () => {
-  while (next < tests.length) {
-    const test = tests[next++]!;
-    const outcome = await runAlone(test);
-    done += 1;
-    console.log(`${outcome.passed ? 'pass' : 'FAIL'} ${done}/${tests.length} ${test.file} › ${test.name}`);
-    if (!outcome.passed) failures.push(outcome);
+  while (next < planned.length) {
+    const batch = planned[next++]!;
+    for (const outcome of await runBatch(batch)) {
+      done += 1;
+      console.log(`${outcome.passed ? 'pass' : 'FAIL'} ${done}/${tests.length} ${outcome.test.file} › ${outcome.test.name}`);
+      if (!outcome.passed) failures.push(outcome);
+    }
   }
 });
 await Promise.all(workers);
