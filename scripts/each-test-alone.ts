@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { availableParallelism } from 'node:os';
-import { relative } from 'node:path';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Random } from '../server/src/domain/cloud/random.js';
 import { ROOT } from './root.js';
@@ -97,7 +98,7 @@ interface Outcome {
   output: string;
 }
 
-function runBatch(batch: Batch): Promise<Outcome[]> {
+function runBatch(batch: Batch, resultsFile: string): Promise<Outcome[]> {
   return new Promise((resolve) => {
     const env = batch.some((t) => MATRICES.test(t.file)) ? { ...process.env, FAULT_MATRIX: '1', FAULT_BUILD: 'dist' } : process.env;
     const pattern = batch.length === 1 ? exactly(batch[0]!.name) : batch.map((t) => `(?:${exactly(t.name)})`).join('|');
@@ -109,6 +110,8 @@ function runBatch(batch: Batch): Promise<Outcome[]> {
         'node_modules/jest/bin/jest.js',
         '--ci',
         '--json',
+        // A file, not stdout: what the suites' own child processes print (a build, say) goes to stdout too.
+        `--outputFile=${resultsFile}`,
         '--maxWorkers=1',
         '-t',
         pattern,
@@ -124,7 +127,8 @@ function runBatch(batch: Batch): Promise<Outcome[]> {
     child.once('exit', () => {
       let files: FileResult[] = [];
       try {
-        files = (JSON.parse(stdout) as { testResults: FileResult[] }).testResults;
+        files = (JSON.parse(readFileSync(resultsFile, 'utf8')) as { testResults: FileResult[] }).testResults;
+        rmSync(resultsFile);
       } catch {
         // No results at all (jest did not start): every test of the batch counts as failed, with jest's output.
       }
@@ -135,7 +139,7 @@ function runBatch(batch: Batch): Promise<Outcome[]> {
           // Passed alone: the named test ran and passed, and nothing else of its file ran (a name that selects
           // nothing, or more than the one test, fails too: the test could not be run alone by its name).
           const passed = ran.length === 1 && ran[0]!.fullName === test.name && ran[0]!.status === 'passed' && file?.message === '';
-          return { test, passed, output: `${file?.message ?? ''}\n${stderr}` };
+          return { test, passed, output: `${file?.message ?? ''}\n${stdout}\n${stderr}` };
         }),
       );
     });
@@ -146,10 +150,11 @@ const planned = batches(tests, Math.max(1, Number(values.batch)));
 const failures: Outcome[] = [];
 let next = 0;
 let done = 0;
-const workers = Array.from({ length: Number(values.parallel) }, async () => {
+const resultsDir = mkdtempSync(join(tmpdir(), 'each-test-alone-'));
+const workers = Array.from({ length: Number(values.parallel) }, async (_, worker) => {
   while (next < planned.length) {
     const batch = planned[next++]!;
-    for (const outcome of await runBatch(batch)) {
+    for (const outcome of await runBatch(batch, join(resultsDir, `${worker}.json`))) {
       done += 1;
       console.log(`${outcome.passed ? 'pass' : 'FAIL'} ${done}/${tests.length} ${outcome.test.file} › ${outcome.test.name}`);
       if (!outcome.passed) failures.push(outcome);
@@ -157,6 +162,7 @@ const workers = Array.from({ length: Number(values.parallel) }, async () => {
   }
 });
 await Promise.all(workers);
+rmSync(resultsDir, { recursive: true, force: true });
 
 if (failures.length > 0) {
   for (const { test, output } of failures) console.error(`\n--- ${test.file} › ${test.name}\n${output.split('\n').slice(-40).join('\n')}`);
