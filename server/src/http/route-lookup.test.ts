@@ -115,6 +115,9 @@ describe('precompiled route matching', () => {
   });
 
   it('leaves the validator to match only what it has not matched before', async () => {
+    // Each route's first request is the validator's to match (it teaches the route), whatever ran before this test.
+    await fetch(`${precompiled.base}/v0/environments/first`);
+    await fetch(`${precompiled.base}/v0/rules/first`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: '{}' });
     const before = validatorMatched;
     for (let i = 0; i < 10; i += 1) {
       await fetch(`${precompiled.base}/v0/environments/id-${i}`);
