@@ -64,7 +64,7 @@ test-unit: deps ## Unit and component tests on jest (SQLite, and PostgreSQL when
 	rm -rf reports/exercised $(if $(COVERAGE),coverage)
 	mkdir -p reports
 	npm run --silent test:unit -- $(JEST_RESULTS) $(if $(COVERAGE),--coverage)
-	tsx scripts/check-cli-coverage.ts
+	tsx scripts/check-exercised.ts
 
 test-faults: build ## Kill the server with SIGKILL at each fault point of each kind of background work, and take its PostgreSQL away during each; check what survives (FAULT_SEED, FAULT_ONLY, FAULT_RUNS, OUTAGE_ONLY)
 	FAULT_MATRIX=1 FAULT_BUILD=dist npm run --silent test:unit -- server/test/fault-matrix.test.ts server/test/outage-matrix.test.ts
@@ -80,7 +80,7 @@ test: deps lint check-generated spec-diff build ## Everything: lint, freshness, 
 	rm -rf reports/exercised
 	mkdir -p reports
 	$(MAKE) --no-print-directory --output-sync=target -j2 test-suites contract-run
-	tsx scripts/check-cli-coverage.ts
+	tsx scripts/check-exercised.ts
 	tsx contract-tests/spec-coverage.ts
 	@echo "make test: all checks passed"
 

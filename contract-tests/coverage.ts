@@ -38,8 +38,8 @@ export function recordExercised(suite: string, entry: Exercised): void {
   appendFileSync(exercisedFile(suite), `${JSON.stringify(line)}\n`);
 }
 
-/** The file `recordExercised(suite, …)` appends to. */
-export const exercisedFile = (suite: string): string => join(EXERCISED_DIR, `${suite}.jsonl`);
+/** The file `recordExercised(suite, …)` appends to (under `dir`, reports/exercised/ unless given). */
+export const exercisedFile = (suite: string, dir = EXERCISED_DIR): string => join(dir, `${suite}.jsonl`);
 
 /** Empties `reports/exercised/<suite>.jsonl`. */
 export function clearExercised(suite: string): void {

@@ -1,7 +1,7 @@
-import { APIS, declaredStatuses, type CoverageApi } from '../coverage.js';
 import { COMPLIANCE_OPERATIONS } from './compliance.js';
 import { CONDUCTOR_OPERATIONS } from './conductor.js';
 import { CONSOLE_OPERATIONS } from './console.js';
+import { requiredStatuses } from './required.js';
 import { scenariosOf, type OperationStatuses, type StatusScenario } from './scenario.js';
 
 /**
@@ -12,20 +12,6 @@ import { scenariosOf, type OperationStatuses, type StatusScenario } from './scen
  */
 
 export const OPERATIONS: OperationStatuses[] = [...COMPLIANCE_OPERATIONS, ...CONDUCTOR_OPERATIONS, ...CONSOLE_OPERATIONS];
-
-/** Statuses no table needs to provoke: 501 marks an operation not implemented yet. */
-export const EXEMPT_STATUSES: readonly number[] = [501];
-
-/** The declared statuses the table must provoke, per operation (`<api>.<operationId>`). */
-export function requiredStatuses(): Map<string, { api: CoverageApi; operationId: string; statuses: number[] }> {
-  const required = new Map<string, { api: CoverageApi; operationId: string; statuses: number[] }>();
-  for (const api of APIS) {
-    for (const [operationId, statuses] of declaredStatuses(api)) {
-      required.set(`${api}.${operationId}`, { api, operationId, statuses: statuses.filter((status) => !EXEMPT_STATUSES.includes(status)) });
-    }
-  }
-  return required;
-}
 
 /** Every scenario of the table, in the specs' order of operations and statuses. */
 export function statusScenarios(): StatusScenario[] {

@@ -8,7 +8,7 @@ import { stringify } from 'yaml';
 import { afterAll, beforeAll, beforeEach, describe, it } from '@jest/globals';
 import { GROUPS, main } from '../../client/src/cli/main.js';
 import { tarDirectory } from '../../client/src/node.js';
-import { recordCliCommand } from '../../scripts/check-cli-coverage.js';
+import { CHECKS, recordPassed } from '../../scripts/check-exercised.js';
 import { accountKey } from '../src/domain/cloud/simulator/simulated-cloud.js';
 import { nextAccount as nextComplianceAccount } from './compliance.js';
 import { nextAccount as nextConductorAccount, WEB_RESOURCES } from './conductor.js';
@@ -19,8 +19,8 @@ import { expect } from './expect.js';
 /**
  * The compliance-conductor CLI, run in process through `main(argv, io)` against the whole server (SQLite), with
  * one spawned run of the real entry point. Every command of the command table runs successfully at least once: each
- * successful run is recorded in reports/exercised/cli-commands.txt, and scripts/check-cli-coverage.ts, which
- * `make test-unit` runs after jest, fails naming any command never recorded.
+ * successful run is recorded in reports/exercised/cli-commands.txt, and scripts/check-exercised.ts, which
+ * `make test` and `make test-unit` run after jest, fails naming any command never recorded.
  */
 
 const EXAMPLES = resolve(import.meta.dirname, '../../examples/conductor');
@@ -89,7 +89,7 @@ function scanPolls(): () => number {
 /**
  * Runs the CLI in process with captured output; `env` replaces the default environment entirely when given, `tty`
  * makes stdout and stderr look like a terminal, `stderr` collects what is written to stderr as it is written.
- * A successful run (help aside) is recorded for scripts/check-cli-coverage.ts.
+ * A successful run (help aside) is recorded for scripts/check-exercised.ts.
  */
 async function cli(argv: string[], options: { env?: Record<string, string | undefined>; tty?: boolean; stderr?: string[] } = {}): Promise<Run> {
   const out: Buffer[] = [];
@@ -101,7 +101,7 @@ async function cli(argv: string[], options: { env?: Record<string, string | unde
   });
   const bytes = Buffer.concat(out);
   const stdout = bytes.toString('utf8');
-  if (code === 0 && !argv.includes('--help') && !argv.includes('-h')) recordCliCommand(argv.slice(0, 2).join(' '));
+  if (code === 0 && !argv.includes('--help') && !argv.includes('-h')) recordPassed(CHECKS.cliCommands, argv.slice(0, 2).join(' '));
   return { code, stdout, stderr: err.join(''), bytes, json: () => JSON.parse(stdout) };
 }
 
