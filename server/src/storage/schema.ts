@@ -44,11 +44,11 @@ export interface EnvironmentsTable {
   /** Insertion order (migration 0010), breaking ties of `created_at`; assigned by the database. */
   created_seq: Generated<number>;
   updated_at: number;
-  /** Drawn anew by every write of the row (migration 0014): what a kept copy of the row is checked against. */
-  version: number;
+  /** Drawn anew by the database at every write of the row (migrations 0014, 0020): what a kept copy is checked against. */
+  version: Generated<number>;
 }
 
-/** Per organization, drawn anew by every write of one of its environments (migration 0014). */
+/** Per organization, drawn anew by the database at every write of one of its environments (migrations 0014, 0020). */
 export interface EnvironmentListVersionsTable {
   org_id: string;
   version: number;

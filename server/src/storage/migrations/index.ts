@@ -17,6 +17,7 @@ import * as findingsByType from './0015_findings_by_type.js';
 import * as authFailures from './0016_auth_failures.js';
 import * as jobTenants from './0017_job_tenants.js';
 import * as ruleTestOutputs from './0018_rule_test_outputs.js';
+import * as versionTriggers from './0020_version_triggers.js';
 
 /** Every migration, in order. Names sort in the order they must run; never rename or edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '0016_auth_failures': authFailures,
   '0017_job_tenants': jobTenants,
   '0018_rule_test_outputs': ruleTestOutputs,
+  '0020_version_triggers': versionTriggers,
 };

@@ -1,4 +1,5 @@
 import { beforeEach, it } from '@jest/globals';
+import { sql } from 'kysely';
 import type { Environment } from '../../domain/environments/types.js';
 import type { PageRequest } from '../../domain/repositories.js';
 import { describeEachDatabase } from '../../../test/databases.js';
@@ -120,5 +121,35 @@ describeEachDatabase('environment pages', (db) => {
     expect(await reader.get(ORG, ids[0]!)).toBeUndefined();
     // Nor is an environment answered to another organization.
     expect(await reader.get('org-2', ids[1]!)).toBeUndefined();
+  });
+
+  it('moves the versions whoever writes: SQL beside the repository renames, a scan row changes, a row goes', async () => {
+    const version = async (id: string) => (await db().handle.db.selectFrom('environments').select('version').where('id', '=', id).executeTakeFirst())?.version;
+    const listVersion = async () => (await db().handle.db.selectFrom('environment_list_versions').select('version').where('org_id', '=', ORG).executeTakeFirst())?.version;
+    const first = await reader.get(ORG, ids[0]!);
+    await reader.list(ORG, FIRST_PAGE, NEWEST_FIRST, {});
+    const [before, listBefore] = [await version(ids[0]!), await listVersion()];
+    expect(before).toBeGreaterThan(0);
+
+    await sql`update environments set name = 'renamed beside' where id = ${ids[0]!}`.execute(db().handle.db);
+    expect(await version(ids[0]!)).not.toBe(before);
+    expect(await listVersion()).not.toBe(listBefore);
+    expect(await reader.get(ORG, ids[0]!)).toMatchObject({ name: 'renamed beside' });
+    expect(await reader.get(ORG, ids[0]!)).not.toBe(first);
+    expect(await names()).toEqual(['gamma', 'beta', 'renamed beside']);
+
+    // An environment's answer shows its latest scan: a scan written, or changed, moves its environment's version.
+    const beforeScan = await version(ids[1]!);
+    await sql`insert into scans (id, org_id, environment_id, status, remediation_error, created_at, updated_at)
+      values ('scan-beside', ${ORG}, ${ids[1]!}, 'SUCCESS', 0, 5000, 5000)`.execute(db().handle.db);
+    const afterInsert = await version(ids[1]!);
+    expect(afterInsert).not.toBe(beforeScan);
+    await sql`update scans set summary = '{}' where id = 'scan-beside'`.execute(db().handle.db);
+    expect(await version(ids[1]!)).not.toBe(afterInsert);
+
+    const listBeforeDelete = await listVersion();
+    await sql`delete from environments where id = ${ids[2]!}`.execute(db().handle.db);
+    expect(await listVersion()).not.toBe(listBeforeDelete);
+    expect(await names()).toEqual(['beta', 'renamed beside']);
   });
 });

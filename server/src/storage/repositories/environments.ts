@@ -1,4 +1,3 @@
-import { randomInt } from 'node:crypto';
 import { sql, type Expression, type Kysely, type Selectable, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import { lockedTransaction } from './locking.js';
@@ -74,43 +73,25 @@ function contains(column: 'name' | 'id' | 'provider_options', term: string): Exp
   return sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
 }
 
-/** A new version for a row being written; part of every write of an environment row (migration 0014). */
-const newVersion = (): number => randomInt(1, 2 ** 48);
-
 /**
- * Draws a new list version for the organization's environments: part of every transaction that inserts, changes
- * or deletes one of them (migration 0014), so that no process answers a page it read before.
- */
-async function touchEnvironmentList(db: Kysely<Database>, orgId: string): Promise<void> {
-  await db
-    .insertInto('environment_list_versions')
-    .values({ org_id: orgId, version: newVersion() })
-    .onConflict((oc) => oc.column('org_id').doUpdateSet((eb) => ({ version: eb.ref('excluded.version') })))
-    .execute();
-}
-
-/**
- * Records a scan starting (no `finishedAt`) or ending on its environment, with the versions every write of an
- * environment draws; an ending scan moves the schedule anchor to its end. Run inside the caller's transaction.
+ * Records a scan starting (no `finishedAt`) or ending on its environment; an ending scan moves the schedule anchor to
+ * its end. Run inside the caller's transaction. (The database draws the new versions: migration 0020.)
  */
 export async function writeScanState(
   db: Kysely<Database>,
   environmentId: string,
   scan: { scanId: string; startedAt: number; status: ScanStatus; finishedAt?: number },
 ): Promise<void> {
-  const updated = await db
+  await db
     .updateTable('environments')
     .set({
       last_scan_id: scan.scanId,
       last_scan_at: scan.startedAt,
       scan_status: scan.status,
-      version: newVersion(),
       ...(scan.finishedAt !== undefined && { schedule_anchor_at: laterOf('schedule_anchor_at', scan.finishedAt) }),
     })
     .where('id', '=', environmentId)
-    .returning('org_id')
-    .executeTakeFirst();
-  if (updated) await touchEnvironmentList(db, updated.org_id);
+    .execute();
 }
 
 /** An environment shared between pages: frozen, so that no reader can change what the next one gets. */
@@ -166,11 +147,11 @@ export class KyselyEnvironmentRepository implements EnvironmentRepository {
    * Environments as this process last read them for a page or by id, with the version read. A page reads the ids
    * and versions of its rows and then only the rows whose version is not the one kept here (`get` likewise):
    * reading and parsing all of a row's columns was most of a page's time, and rows change far less often than they
-   * are read. Correct across processes sharing a database, since every write of a row draws a new version in the
-   * same statement.
+   * are read. Correct across processes sharing a database, and whoever writes: the database
+   * draws a new version at every write of a row (migration 0020).
    */
   private readonly remembered = new LRUCache<string, { version: number; environment: Environment }>({ max: REMEMBERED_ENVIRONMENTS });
-  /** The organization's list version, drawn anew by every write of one of its environments. */
+  /** The organization's list version, drawn anew by the database at every write of one of its environments. */
   private readonly listVersion;
   /**
    * Pages as this process last answered them, by organization, order, paging and filter, with the organization's
@@ -275,8 +256,7 @@ export class KyselyEnvironmentRepository implements EnvironmentRepository {
     await this.db.transaction().execute(async (trx) => {
       const held = trx.selectFrom('environments').select((eb) => eb.fn.countAll().as('n')).where('org_id', '=', env.orgId);
       await admitInto(trx, { organization: env.orgId }, admit, held);
-      await trx.insertInto('environments').values({ ...toRow(env), version: newVersion() }).execute();
-      await touchEnvironmentList(trx, env.orgId);
+      await trx.insertInto('environments').values(toRow(env)).execute();
     });
   }
 
@@ -297,11 +277,10 @@ export class KyselyEnvironmentRepository implements EnvironmentRepository {
       } = toRow(next);
       await trx
         .updateTable('environments')
-        .set({ ...changes, schedule_anchor_at: laterOf('schedule_anchor_at', anchor), version: newVersion() })
+        .set({ ...changes, schedule_anchor_at: laterOf('schedule_anchor_at', anchor) })
         .where('id', '=', id)
         .where('org_id', '=', orgId)
         .execute();
-      await touchEnvironmentList(trx, orgId);
       return next;
     });
   }
@@ -324,11 +303,7 @@ export class KyselyEnvironmentRepository implements EnvironmentRepository {
   }
 
   async delete(orgId: string, id: string): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
-      const result = await trx.deleteFrom('environments').where('id', '=', id).where('org_id', '=', orgId).executeTakeFirst();
-      const deleted = Number(result.numDeletedRows) > 0;
-      if (deleted) await touchEnvironmentList(trx, orgId);
-      return deleted;
-    });
+    const result = await this.db.deleteFrom('environments').where('id', '=', id).where('org_id', '=', orgId).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
   }
 }

@@ -1,0 +1,133 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { PROJECT_ROOT } from '../src/paths.js';
+import { expect } from './expect.js';
+import { adminQuery, databaseUrl } from './postgres.js';
+import { serverEntry, ServerProcess } from './server-process.js';
+
+/**
+ * Writes made beside the server — SQL from psql or sqlite3, a backfill, a restored backup — show at once: the
+ * database moves the versions the servers' kept environments and pages are checked against (migration 0020), so two
+ * server processes that have each read an environment and its page answer what the other connection wrote on their
+ * next request. The outside writer is psql for PostgreSQL and Python's sqlite3 module for a SQLite file.
+ */
+const run = promisify(execFile);
+const POSTGRES_URL = process.env.TEST_DATABASE_URL;
+
+interface Target {
+  name: string;
+  available: boolean;
+  /** The server's DATABASE_URL, made in `dir`. */
+  setUp(dir: string): Promise<string>;
+  /** Runs one SQL statement through a connection of another program. */
+  write(statement: string): Promise<void>;
+  tearDown(): Promise<void>;
+}
+
+let sqliteFile = '';
+let postgresDatabase = '';
+const TARGETS: Target[] = [
+  {
+    name: 'a SQLite file written by Python',
+    available: true,
+    setUp: async (dir) => {
+      sqliteFile = join(dir, 'app.db');
+      return `sqlite:${sqliteFile}`;
+    },
+    write: async (statement) => {
+      const script = 'import sqlite3, sys\nc = sqlite3.connect(sys.argv[1], timeout=10)\nc.execute(sys.argv[2])\nc.commit()\n';
+      await run('python3', ['-c', script, sqliteFile, statement]);
+    },
+    tearDown: async () => {},
+  },
+  {
+    name: 'PostgreSQL written by psql',
+    available: Boolean(POSTGRES_URL),
+    setUp: async () => {
+      postgresDatabase = `outside_${randomBytes(6).toString('hex')}`;
+      await adminQuery(POSTGRES_URL!, `create database ${postgresDatabase}`);
+      return databaseUrl(POSTGRES_URL!, postgresDatabase);
+    },
+    write: async (statement) => {
+      await run('psql', ['--no-psqlrc', '--quiet', '--set', 'ON_ERROR_STOP=1', '--command', statement, databaseUrl(POSTGRES_URL!, postgresDatabase)]);
+    },
+    tearDown: async () => adminQuery(POSTGRES_URL!, `drop database if exists ${postgresDatabase} with (force)`),
+  },
+];
+
+for (const target of TARGETS) {
+  (target.available ? describe : describe.skip)(`writes beside the server, on ${target.name}`, () => {
+    let dir: string;
+    const servers: ServerProcess[] = [];
+    const bases: string[] = [];
+    let authorization = '';
+
+    beforeAll(async () => {
+      dir = await mkdtemp(join(tmpdir(), 'outside-writes-'));
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        DATABASE_URL: await target.setUp(dir),
+        CONDUCTOR_ROOT_SECRET_FILE: join(dir, 'root-secret'),
+        CONSOLE_ADMIN_PASSWORD_FILE: join(dir, 'admin-password'),
+        DEMO_DATA: 'false',
+      };
+      const { stdout } = await run(process.execPath, [...serverEntry('admin'), 'api-clients', 'create', '--name', 'outside', '--json'], { cwd: PROJECT_ROOT, env });
+      const { client_id, client_secret } = JSON.parse(stdout) as { client_id: string; client_secret: string };
+      authorization = `Basic ${Buffer.from(`${client_id}:${client_secret}`).toString('base64')}`;
+      for (let i = 0; i < 2; i += 1) servers.push(new ServerProcess(env));
+      for (const server of servers) bases.push(`http://127.0.0.1:${await server.ready}`);
+    }, 300_000);
+
+    afterAll(async () => {
+      await Promise.all(servers.map((server) => server.stop()));
+      await target.tearDown();
+      await rm(dir, { recursive: true, force: true });
+    });
+
+    const call = async (base: string, method: string, path: string, body?: unknown) => {
+      const answer = await fetch(`${base}${path}`, {
+        method,
+        headers: { authorization, ...(body !== undefined && { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await answer.text();
+      return { status: answer.status, body: text === '' ? undefined : (JSON.parse(text) as Record<string, any>) };
+    };
+    /** What each server answers for the environment and for the first page, read twice so the second is as kept. */
+    const seen = async (id: string) => {
+      const answers: Array<{ one: Record<string, any> | number; page: string[] }> = [];
+      for (const base of bases) {
+        for (let read = 0; read < 2; read += 1) {
+          const one = await call(base, 'GET', `/v0/environments/${id}`);
+          const page = await call(base, 'GET', '/v0/environments?max_items=10');
+          answers.push({ one: one.status === 200 ? one.body! : one.status, page: (page.body!.items as Array<{ name: string }>).map((e) => e.name) });
+        }
+      }
+      return answers;
+    };
+
+    it('an environment renamed, rescheduled and deleted with SQL is answered so at once by both servers, GET one and pages alike', async () => {
+      const created = await call(bases[0]!, 'POST', '/v0/environments', {
+        name: 'before',
+        provider: 'provider_a',
+        provider_options: { provider_a: { role_arn: 'arn:prova:iam::123456789012:role/scanner', regions: ['us-east-1'] } },
+      });
+      expect(created.status).toBe(201);
+      const id = created.body!.id as string;
+      for (const answer of await seen(id)) expect(answer).toEqual({ one: expect.objectContaining({ name: 'before' }), page: ['before'] });
+
+      await target.write(`update environments set name = 'renamed outside', scan_interval = 7200 where id = '${id}'`);
+      for (const answer of await seen(id)) {
+        expect(answer).toEqual({ one: expect.objectContaining({ name: 'renamed outside', scan_interval: 7200 }), page: ['renamed outside'] });
+      }
+
+      await target.write(`delete from environments where id = '${id}'`);
+      for (const answer of await seen(id)) expect(answer).toEqual({ one: 404, page: [] });
+    }, 60_000);
+  });
+}
