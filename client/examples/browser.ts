@@ -56,7 +56,7 @@ export async function uploadAndDryRun(baseUrl: string, secret: string, input: HT
   if (!file) return 'pick a validation library first';
   try {
     const library = await addValidation(conductor, file.name.replace(/\.(tar|tgz|tar\.gz)$/, ''), file);
-    const composition = tarFiles({ 'composition.yaml': 'resources:\n  - name: assets\n    type: PROVA.S3.Bucket\n    tags: { owner: web }\n' });
+    const composition = await tarFiles({ 'composition.yaml': 'resources:\n  - name: assets\n    type: PROVA.S3.Bucket\n    tags: { owner: web }\n' });
     const accepted = await submitDryRun(conductor, { command: 'RUN', account }, composition);
     const controller = new AbortController();
     document.querySelector('#cancel')?.addEventListener('click', () => controller.abort());

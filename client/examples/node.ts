@@ -74,7 +74,7 @@ const accepted = await submitDryRun(conductor, { command: 'RUN', account }, awai
 const dryRun = await waitForDryRun(conductor, accepted.id, { timeoutMs: 60_000 });
 report('dry-run', { id: dryRun.id, accepted: accepted.status, status: dryRun.status, plan: dryRun.plan.map((op) => `${op.operation} ${op.resource_name}`) });
 
-const untagged = tarFiles({ 'composition.yaml': 'resources:\n  - name: untagged\n    type: PROVA.S3.Bucket\n' });
+const untagged = await tarFiles({ 'composition.yaml': 'resources:\n  - name: untagged\n    type: PROVA.S3.Bucket\n' });
 const refused = await waitForDryRun(conductor, (await submitDryRun(conductor, { command: 'run', account }, untagged)).id, { timeoutMs: 60_000 });
 report('dry-run-refused', { status: refused.status, errors: refused.errors.map((e) => e.code) });
 report('done', {});

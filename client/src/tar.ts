@@ -4,29 +4,9 @@ export interface TarFile {
   content: Uint8Array | string;
 }
 
-const BLOCK = 512;
 const encoder = new TextEncoder();
-
-function writeString(header: Uint8Array, offset: number, length: number, value: string | Uint8Array): void {
-  const bytes = typeof value === 'string' ? encoder.encode(value) : value;
-  if (bytes.length > length) throw new Error(`tar header field of ${length} bytes cannot hold ${bytes.length}`);
-  header.set(bytes, offset);
-}
-
-/** An octal number, zero-padded to `length - 1` digits and NUL-terminated, as ustar writes numeric fields. */
-const octal = (value: number, length: number) => `${value.toString(8).padStart(length - 1, '0')}\0`;
-
-/** Splits a path into ustar's `prefix` (up to 155 bytes) and `name` (up to 100 bytes) at a `/`. */
-function splitPath(path: string): { name: Uint8Array; prefix: Uint8Array } {
-  const bytes = encoder.encode(path);
-  if (bytes.length <= 100) return { name: bytes, prefix: new Uint8Array() };
-  for (let cut = path.lastIndexOf('/'); cut > 0; cut = path.lastIndexOf('/', cut - 1)) {
-    const prefix = encoder.encode(path.slice(0, cut));
-    const name = encoder.encode(path.slice(cut + 1));
-    if (prefix.length <= 155 && name.length <= 100 && name.length > 0) return { name, prefix };
-  }
-  throw new Error(`path too long for a ustar archive: ${path}`);
-}
+/** A fixed modification time: the same files always make the same bytes (and the same SHA-256 on the server). */
+const EPOCH = new Date(0);
 
 function checkPath(path: string): void {
   const segments = path.split('/');
@@ -35,54 +15,36 @@ function checkPath(path: string): void {
   }
 }
 
-function header(path: string, size: number): Uint8Array {
-  const block = new Uint8Array(BLOCK);
-  const { name, prefix } = splitPath(path);
-  writeString(block, 0, 100, name);
-  writeString(block, 100, 8, octal(0o644, 8));
-  writeString(block, 108, 8, octal(0, 8));
-  writeString(block, 116, 8, octal(0, 8));
-  writeString(block, 124, 12, octal(size, 12));
-  // A fixed modification time: the same files always make the same bytes (and the same SHA-256 on the server).
-  writeString(block, 136, 12, octal(0, 12));
-  writeString(block, 156, 1, '0');
-  writeString(block, 257, 6, 'ustar\0');
-  writeString(block, 263, 2, '00');
-  writeString(block, 345, 155, prefix);
-  // The checksum is computed with its own field read as eight spaces.
-  block.fill(0x20, 148, 156);
-  let sum = 0;
-  for (const byte of block) sum += byte;
-  writeString(block, 148, 8, `${sum.toString(8).padStart(6, '0')}\0 `);
-  return block;
-}
-
 /**
- * A ustar archive of regular files, in the order given. Paths are relative and `/`-separated; owner, group and
- * modification time are fixed, so the same files always give the same archive.
+ * A tar of regular files, in the order given, written by `tar-stream`: the library the server reads archives with.
+ * Paths are relative and `/`-separated; a path that ustar's name fields cannot hold (too long, not ASCII) goes in a
+ * PAX header. Mode, owner, group and modification time are fixed, so the same files always give the same archive.
+ *
+ * `tar-stream` is loaded on the first call, not with this module: most programs, the CLI's commands among them, never
+ * build an archive. In a browser its streams need the `events` module, which this package depends on for bundlers.
  */
-export function tarFiles(files: readonly TarFile[] | Readonly<Record<string, Uint8Array | string>>): Uint8Array {
+export async function tarFiles(files: readonly TarFile[] | Readonly<Record<string, Uint8Array | string>>): Promise<Uint8Array> {
   const list: TarFile[] = Array.isArray(files) ? [...files] : Object.entries(files).map(([path, content]) => ({ path, content }));
   const seen = new Set<string>();
-  const parts: Uint8Array[] = [];
-  let total = 0;
-  for (const { path, content } of list) {
+  for (const { path } of list) {
     checkPath(path);
     if (seen.has(path)) throw new Error(`duplicate path in archive: ${path}`);
     seen.add(path);
+  }
+  const { pack } = await import('tar-stream');
+  const archive = pack();
+  for (const { path, content } of list) {
     const bytes = typeof content === 'string' ? encoder.encode(content) : content;
-    parts.push(header(path, bytes.length), bytes);
-    const padded = Math.ceil(bytes.length / BLOCK) * BLOCK;
-    total += BLOCK + padded;
-    if (padded > bytes.length) parts.push(new Uint8Array(padded - bytes.length));
+    archive.entry({ name: path, type: 'file', size: bytes.byteLength, mode: 0o644, uid: 0, gid: 0, mtime: EPOCH }, bytes);
   }
-  // Two zero blocks end the archive.
-  total += 2 * BLOCK;
-  const archive = new Uint8Array(total);
+  archive.finalize();
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of archive) chunks.push(chunk as Uint8Array);
+  const tar = new Uint8Array(chunks.reduce((total, chunk) => total + chunk.byteLength, 0));
   let offset = 0;
-  for (const part of parts) {
-    archive.set(part, offset);
-    offset += part.length;
+  for (const chunk of chunks) {
+    tar.set(chunk, offset);
+    offset += chunk.byteLength;
   }
-  return archive;
+  return tar;
 }

@@ -42,15 +42,18 @@ describe('layers', () => {
       };
       await file('tsconfig.json', JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', allowJs: true } }));
       await file('generated/compliance/schema.ts', 'export type operations = { a: 1 };\n');
+      await file('node_modules/express/package.json', JSON.stringify({ name: 'express', main: 'index.js' }));
+      await file('node_modules/express/index.js', 'module.exports = function express() {};\n');
       await file('server/src/http/apis.ts', 'export type ApiName = string;\n');
       await file('server/src/storage/rows.ts', "import type { ApiName } from '../http/apis.js';\nexport type Row = ApiName;\n");
       await file('server/src/services.ts', "import type { ApiName } from './http/apis.js';\nexport type Services = ApiName;\n");
       await file(
         'server/src/domain/use-case.ts',
-        "import type { ApiName } from '../http/apis.js';\nimport type { Row } from '../storage/rows.js';\nimport type { operations } from '../../../generated/compliance/schema.js';\nexport type UseCase = [ApiName, Row, operations];\n",
+        "import type { ApiName } from '../http/apis.js';\nimport type { Row } from '../storage/rows.js';\nimport type { operations } from '../../../generated/compliance/schema.js';\nimport express from 'express';\nexport type UseCase = [ApiName, Row, operations, typeof express];\n",
       );
       const violations = await cruise(tree);
       expect(violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`).sort()).toEqual([
+        'domain-knows-no-express: server/src/domain/use-case.ts → node_modules/express/index.js',
         'domain-knows-no-storage-or-http: server/src/domain/use-case.ts → server/src/http/apis.ts',
         'domain-knows-no-storage-or-http: server/src/domain/use-case.ts → server/src/storage/rows.ts',
         'generated-types-only-at-the-edge: server/src/domain/use-case.ts → generated/compliance/schema.ts',

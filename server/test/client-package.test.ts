@@ -193,9 +193,9 @@ describe('the client package, packed and installed', () => {
     expect(listing.filter((file) => /\.test\.|\/src\//.test(file) || (file.startsWith('package/dist/') && file.endsWith('.ts') && !file.endsWith('.d.ts')))).toEqual([]);
   });
 
-  it('depends on openapi-fetch only, and exports the main and the node entry points, each as an ES module and as CommonJS', async () => {
+  it('depends on openapi-fetch, tar-stream (and events, for its streams in a browser) and commander (the CLI) only, and exports the main and the node entry points, each as an ES module and as CommonJS', async () => {
     const manifest = JSON.parse(await readFile(join(project, 'node_modules', '@compliance-conductor', 'client', 'package.json'), 'utf8'));
-    expect(manifest.dependencies).toEqual({ 'openapi-fetch': '^0.17.0' });
+    expect(manifest.dependencies).toEqual({ commander: '14.0.3', events: '3.3.0', 'openapi-fetch': '^0.17.0', 'tar-stream': '3.2.2' });
     expect(manifest.devDependencies).toBeUndefined();
     expect(Object.keys(manifest.exports)).toEqual(expect.arrayContaining(['.', './node']));
     for (const entry of ['index', 'node']) {
@@ -207,10 +207,10 @@ describe('the client package, packed and installed', () => {
     expect(manifest.type).toBe('module');
     const dist = join(project, 'node_modules', '@compliance-conductor', 'client', 'dist');
     expect(JSON.parse(await readFile(join(dist, 'cjs', 'package.json'), 'utf8'))).toEqual({ type: 'commonjs' });
-    // The main entry point must load where there is no Node: it imports nothing but itself and openapi-fetch, in
-    // both builds.
+    // The main entry point must load where there is no Node: it imports nothing but itself, openapi-fetch and
+    // tar-stream, in both builds (the test below bundles it for a browser).
     for (const [dir, loads] of [
-      [dist, /from\s+['"]([^'"]+)['"]/g],
+      [dist, /(?:from\s+|import\()['"]([^'"]+)['"]/g],
       [join(dist, 'cjs'), /require\(['"]([^'"]+)['"]\)/g],
     ] as const) {
       const files = (await readdir(dir)).filter((name) => name.endsWith('.js') && name !== 'node.js');
@@ -218,10 +218,21 @@ describe('the client package, packed and installed', () => {
       for (const file of files) {
         const source = await readFile(join(dir, file), 'utf8');
         const imports = [...source.matchAll(loads)].map((match) => match[1]);
-        expect(imports.filter((specifier) => specifier !== 'openapi-fetch' && !specifier!.startsWith('./')), join(dir, file)).toEqual([]);
+        expect(imports.filter((specifier) => !['openapi-fetch', 'tar-stream'].includes(specifier!) && !specifier!.startsWith('./')), join(dir, file)).toEqual([]);
       }
     }
   });
+
+  it('the main entry point bundles for a browser, its dependencies included, with no Node built-in', async () => {
+    const entry = join(project, 'node_modules', '@compliance-conductor', 'client', 'dist', 'index.js');
+    const bundle = join(work, 'browser-bundle.js');
+    // esbuild refuses a Node built-in (`fs`, `events`...) that no package installed provides when it bundles for a browser.
+    const esbuild = join(CLIENT_DIR, '..', 'node_modules', '.bin', 'esbuild');
+    succeeded(await run(esbuild, [entry, '--bundle', '--platform=browser', '--format=esm', '--log-level=error', `--outfile=${bundle}`], project), 'esbuild --platform=browser');
+    const source = await readFile(bundle, 'utf8');
+    expect(source).toContain('tarFiles');
+    expect(source).not.toMatch(/require\(["'](node:)?(fs|events|stream|buffer)["']\)/);
+  }, 60_000);
 
   it('loads with require() as well as import: require() gets the CommonJS build, import the ES module build', async () => {
     const script = [

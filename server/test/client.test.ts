@@ -27,6 +27,7 @@ import {
   type ConductorClient,
 } from '../../client/src/index.js';
 import { readArchive, tarDirectory } from '../../client/src/node.js';
+import { readArchive as readServerArchive } from '../src/domain/archives/tar.js';
 import { CompletionWaiter } from '../src/domain/conductor/completion-waiter.js';
 import { createEnvironment } from './compliance.js';
 import { compositionYaml, nextAccount, WEB_RESOURCES } from './conductor.js';
@@ -172,7 +173,7 @@ describeEachDatabase(
         expect(apiError.message).toMatch(/^GET \/environments\/\{environment_id\} answered 404: /);
 
         // The conductor's error details (code, location) are part of the message.
-        const invalid = (await addValidation(conductor, 'broken', tarFiles({ 'rules.yaml': 'rules:\n  - id: x\n    resource_type: "*"\n    expression: "resource.("\n    message: m\n' })).catch(
+        const invalid = (await addValidation(conductor, 'broken', await tarFiles({ 'rules.yaml': 'rules:\n  - id: x\n    resource_type: "*"\n    expression: "resource.("\n    message: m\n' })).catch(
           (e: unknown) => e,
         )) as ApiError;
         expect(invalid).toMatchObject({ status: 400, operation: 'POST /validations', body: { code: 400, errors: [expect.objectContaining({ code: 'rule.compile' })] } });
@@ -212,7 +213,7 @@ describeEachDatabase(
 
     describe('uploads', () => {
       it('uploads an archive given as a Uint8Array, an ArrayBuffer, a Blob or a gzipped tar, byte for byte', async () => {
-        const tar = tarFiles({ 'rules.yaml': RULES_YAML });
+        const tar = await tarFiles({ 'rules.yaml': RULES_YAML });
         const sources = {
           bytes: tar,
           'array-buffer': tar.slice().buffer,
@@ -230,14 +231,14 @@ describeEachDatabase(
 
       it('creates a process, replaces its composition and attaches an rbac policy from archives', async () => {
         const account = await addAccount();
-        const web = await createProcess(conductor, { account: account.name, alias: `web-${account.name}` }, tarFiles({ 'composition.yaml': compositionYaml(WEB_RESOURCES) }));
+        const web = await createProcess(conductor, { account: account.name, alias: `web-${account.name}` }, await tarFiles({ 'composition.yaml': compositionYaml(WEB_RESOURCES) }));
         expect(web).toMatchObject({ alias: `web-${account.name}`, state: 'RUNNING' });
         await runJobs();
-        const updated = await updateProcessComposition(conductor, web.fid, tarFiles({ 'composition.yaml': compositionYaml(WEB_RESOURCES.slice(0, 1)) }));
+        const updated = await updateProcessComposition(conductor, web.fid, await tarFiles({ 'composition.yaml': compositionYaml(WEB_RESOURCES.slice(0, 1)) }));
         expect(updated).toMatchObject({ job_id: expect.any(String) });
 
         const policy = await readFile(new URL('../../examples/conductor/policy/policy.yaml', import.meta.url));
-        const status = await attachRbacPolicy(conductor, tarFiles({ 'policy.yaml': policy }));
+        const status = await attachRbacPolicy(conductor, await tarFiles({ 'policy.yaml': policy }));
         expect(status).toMatchObject({ applied: true, users: 2 });
         await unwrap(conductor.DELETE('/rbac'));
       });
@@ -282,7 +283,7 @@ describeEachDatabase(
         const account = await addAccount();
         const recording = recordingFetch();
         const watched = createConductorClient({ baseUrl: server.baseUrl, auth: { user: 'root', secret: ROOT_SECRET }, fetch: recording.fetch });
-        const accepted = await submitDryRun(watched, { command: 'RUN', account: account.name }, tarFiles({ 'composition.yaml': compositionYaml(WEB_RESOURCES) }));
+        const accepted = await submitDryRun(watched, { command: 'RUN', account: account.name }, await tarFiles({ 'composition.yaml': compositionYaml(WEB_RESOURCES) }));
         expect(accepted).toEqual({ id: expect.any(String), status: 'PENDING' });
         const wait = jest.spyOn(CompletionWaiter.prototype, 'wait');
         try {
@@ -309,8 +310,8 @@ describeEachDatabase(
 
       it('a dry-run without an archive (KILL) and one refused by a validation library', async () => {
         const account = await addAccount();
-        await addValidation(conductor, `owners-${account.name}`, tarFiles({ 'rules.yaml': RULES_YAML }));
-        const untagged = tarFiles({ 'composition.yaml': compositionYaml([{ name: 'bare', type: 'PROVA.S3.Bucket' }]) });
+        await addValidation(conductor, `owners-${account.name}`, await tarFiles({ 'rules.yaml': RULES_YAML }));
+        const untagged = await tarFiles({ 'composition.yaml': compositionYaml([{ name: 'bare', type: 'PROVA.S3.Bucket' }]) });
         const refused = await submitDryRun(conductor, { command: 'run', account: account.name }, untagged);
         await runJobs();
         const failed = await waitForDryRun(conductor, refused.id, { timeoutMs: 5_000 });
@@ -318,7 +319,7 @@ describeEachDatabase(
         expect(failed.errors.map((e) => e.code)).toEqual(['rule.violation']);
         await removeValidation(`owners-${account.name}`);
 
-        const web = await createProcess(conductor, { account: account.name }, tarFiles({ 'composition.yaml': compositionYaml(WEB_RESOURCES) }));
+        const web = await createProcess(conductor, { account: account.name }, await tarFiles({ 'composition.yaml': compositionYaml(WEB_RESOURCES) }));
         await runJobs();
         const kill = await submitDryRun(conductor, { command: 'KILL', process: web.fid });
         await runJobs();
@@ -413,12 +414,12 @@ describe('archives from files and directories', () => {
   });
 
   it('readArchive reads a tar.gz file as it is, packs a directory, and passes bytes and Blobs through', async () => {
-    const gz = gzipSync(tarFiles({ 'rules.yaml': RULES_YAML }));
+    const gz = gzipSync(await tarFiles({ 'rules.yaml': RULES_YAML }));
     await writeFile(join(dir, 'rules.tar.gz'), gz);
     expect(Buffer.from(await readArchive(join(dir, 'rules.tar.gz')))).toEqual(gz);
     await mkdir(join(dir, 'only-rules'));
     await writeFile(join(dir, 'only-rules', 'rules.yaml'), RULES_YAML);
-    expect(await readArchive(join(dir, 'only-rules'))).toEqual(tarFiles({ 'rules.yaml': RULES_YAML }));
+    expect(await readArchive(join(dir, 'only-rules'))).toEqual(await tarFiles({ 'rules.yaml': RULES_YAML }));
     const bytes = new Uint8Array([1, 2, 3]);
     expect(await readArchive(bytes)).toBe(bytes);
     expect(await readArchive(bytes.buffer)).toEqual(bytes);
@@ -428,11 +429,19 @@ describe('archives from files and directories', () => {
     await expect(readArchive(join(dir, 'empty'))).rejects.toThrow(/no regular files/);
   });
 
-  it('tarFiles refuses paths that would escape the archive, and duplicates', () => {
+  it('tarFiles refuses paths that would escape the archive, and duplicates', async () => {
     for (const path of ['/etc/passwd', '../up', 'a/../../b', 'a//b', '']) {
-      expect(() => tarFiles({ [path]: 'x' }), path).toThrow(/not a relative path/);
+      await expect(tarFiles({ [path]: 'x' }), path).rejects.toThrow(/not a relative path/);
     }
-    expect(() => tarFiles([{ path: 'a', content: '1' }, { path: 'a', content: '2' }])).toThrow(/duplicate/);
-    expect(() => tarFiles({ [`${'x'.repeat(101)}`]: '' })).toThrow(/too long/);
+    await expect(tarFiles([{ path: 'a', content: '1' }, { path: 'a', content: '2' }])).rejects.toThrow(/duplicate/);
+  });
+
+  it('tarFiles writes what the server\'s archive reader takes: a name ustar cannot hold goes in a PAX header', async () => {
+    const long = 'x'.repeat(101);
+    const files = { [long]: 'long', 'règles/ü.yaml': 'utf-8', 'rules.yaml': RULES_YAML };
+    const archive = await tarFiles(files);
+    const read = await readServerArchive(archive);
+    expect(Object.fromEntries([...read].map(([path, content]) => [path, content.toString('utf8')]))).toEqual(files);
+    expect(await tarFiles(files)).toEqual(archive);
   });
 });

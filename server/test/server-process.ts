@@ -22,8 +22,13 @@ export class ServerProcess {
   exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   output = '';
 
-  constructor(env: NodeJS.ProcessEnv) {
-    this.child = spawn(process.execPath, serverEntry('main'), { cwd: PROJECT_ROOT, env: { ...env, PORT: '0', HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  /** `cwd`: where it starts (relative paths of its configuration, `./data` say, are taken from there); `build`: as for `serverEntry`. */
+  constructor(env: NodeJS.ProcessEnv, options: { cwd?: string; build?: string } = {}) {
+    this.child = spawn(process.execPath, serverEntry('main', options.build ?? process.env.FAULT_BUILD), {
+      cwd: options.cwd ?? PROJECT_ROOT,
+      env: { ...env, PORT: '0', HOST: '127.0.0.1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     this.exited = new Promise((resolve) =>
       this.child.once('exit', (code, signal) => {
         this.exit = { code, signal };

@@ -53,7 +53,7 @@ const DURATION_UNITS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
 /** What a command sees: its arguments and flags (checked as they are read), its output, and the API clients. */
 export class CommandContext {
   constructor(
-    private readonly positionals: readonly string[],
+    private readonly positionals: ReadonlyArray<string | undefined>,
     private readonly values: FlagValues,
     readonly io: CliIO,
     readonly out: Output,
@@ -68,7 +68,7 @@ export class CommandContext {
     return this.clients.conductor();
   }
 
-  /** The positional argument at `index`; `main` has already checked that the required ones are there. */
+  /** The positional argument at `index`; commander has already checked that the required ones are there. */
   arg(index: number): string {
     const value = this.positionals[index];
     if (value === undefined) throw new UsageError(`missing argument ${index + 1}`);

@@ -1,14 +1,16 @@
 #!/usr/bin/env node
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parseArgs, types } from 'node:util';
+import { types } from 'node:util';
+import { CommanderError } from 'commander';
 import { ApiError, createComplianceClient, createConductorClient, WaitTimeoutError } from '../index.js';
-import { CommandContext, type Api, type Command, type FlagSpec, type FlagValues } from './command.js';
-import { connectionFlags, resolveConnection } from './connection.js';
+import { CommandContext, type Api } from './command.js';
+import { resolveConnection } from './connection.js';
 import { EXIT, UsageError, type ExitCode } from './exit-codes.js';
 import { GROUPS } from './groups.js';
-import { commandHelp, groupHelp, OUTPUT_FLAGS, PROGRAM, programHelp } from './help.js';
+import { PROGRAM } from './help.js';
 import { Output, type CliIO } from './output.js';
+import { program, usageHint, type Invocation } from './program.js';
 
 export { GROUPS };
 export type { CliIO };
@@ -51,95 +53,12 @@ export function describeApiError(error: ApiError): string {
   return `${error.status}: ${text || error.response.statusText || 'error'} (${error.operation})`;
 }
 
-/**
- * A flag that takes a value takes the next word, even one starting with a dash (a secret may): parseArgs refuses
- * such a value unless it is attached, so it is attached here (`--secret=-x…`, `-s-x…`).
- */
-function attachDashValues(args: readonly string[], flags: Readonly<Record<string, FlagSpec>>): string[] {
-  const byShort = new Map<string, string>(Object.entries(flags).flatMap(([name, spec]) => (spec.short ? [[`-${spec.short}`, name] as const] : [])));
-  const attached: string[] = [];
-  for (let i = 0; i < args.length; i += 1) {
-    const arg = args[i]!;
-    if (arg === '--') return [...attached, ...args.slice(i)];
-    const name = arg.startsWith('--') ? arg.slice(2) : byShort.get(arg);
-    const next = args[i + 1];
-    if (name !== undefined && flags[name]?.type === 'string' && next !== undefined && next.startsWith('-') && next !== '--') {
-      attached.push(arg.startsWith('--') ? `${arg}=${next}` : `${arg}${next}`);
-      i += 1;
-    } else {
-      attached.push(arg);
-    }
-  }
-  return attached;
-}
-
-function parse(args: readonly string[], flags: Readonly<Record<string, FlagSpec>>) {
-  const options = Object.fromEntries(
-    Object.entries(flags).map(([name, spec]) => [name, { type: spec.type, ...(spec.multiple && { multiple: true }), ...(spec.short && { short: spec.short }) }]),
-  );
-  try {
-    return parseArgs({ args: attachDashValues(args, flags), options, allowPositionals: true, strict: true });
-  } catch (error) {
-    // parseArgs explains unknown flags and missing values well; keep its words, drop its suggestion syntax.
-    throw new UsageError((error as Error).message.replace(/\.? ?To specify a positional argument.*$/s, ''));
-  }
-}
-
-const wantsHelp = (args: readonly string[]) => {
-  const end = args.indexOf('--');
-  return (end === -1 ? args : args.slice(0, end)).some((a) => a === '-h' || a === '--help');
-};
-
-function checkArgs(command: Command, positionals: readonly string[]): void {
-  const specs = command.args ?? [];
-  const missing = specs.filter((a, i) => !a.optional && positionals[i] === undefined);
-  if (missing.length > 0) throw new UsageError(`missing argument${missing.length > 1 ? 's' : ''} ${missing.map((a) => `<${a.name}>`).join(' ')}`);
-  if (positionals.length > specs.length) throw new UsageError(`unexpected argument '${positionals[specs.length]}'`);
-}
-
-/**
- * Runs one command line (without the program name) and answers its exit code. Everything it prints goes
- * through `io`, and credentials come from the flags or `io.env`, so tests run it in process.
- */
-export async function main(argv: readonly string[], io: CliIO = { stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<ExitCode> {
-  const usage = (message: string, helpCommand: string) => {
-    io.stderr.write(`${PROGRAM}: ${message}\nRun '${helpCommand} --help' for usage.\n`);
-    return EXIT.usage;
-  };
-  const [groupName, commandName, ...rest] = argv;
-  if (groupName === undefined) {
-    io.stderr.write(programHelp(GROUPS));
-    return EXIT.usage;
-  }
-  if (groupName === '-h' || groupName === '--help' || groupName === 'help') {
-    io.stdout.write(programHelp(GROUPS));
-    return EXIT.ok;
-  }
-  const group = GROUPS.find((g) => g.name === groupName);
-  if (!group) return usage(`unknown command group '${groupName}'`, PROGRAM);
-  if (commandName === undefined) {
-    io.stderr.write(groupHelp(group));
-    return EXIT.usage;
-  }
-  if (commandName === '-h' || commandName === '--help' || commandName === 'help') {
-    io.stdout.write(groupHelp(group));
-    return EXIT.ok;
-  }
-  const command = group.commands.find((c) => c.name === commandName);
-  const path = `${PROGRAM} ${group.name}`;
-  if (!command) return usage(`unknown command '${commandName}' in ${group.name}`, path);
-  if (wantsHelp(rest)) {
-    io.stdout.write(commandHelp(group, command));
-    return EXIT.ok;
-  }
-
+/** Runs a command commander accepted, and answers its exit code: the command's own, or the one its failure calls for. */
+async function execute({ group, command, args, values }: Invocation, io: CliIO): Promise<ExitCode> {
   let target: string | undefined;
   try {
-    const { values, positionals } = parse(rest, { ...command.flags, ...connectionFlags(group.api), ...OUTPUT_FLAGS });
-    checkArgs(command, positionals);
-    const flagValues = values as FlagValues;
     const connect = (api: Api) => {
-      const connection = resolveConnection(api, flagValues, io.env);
+      const connection = resolveConnection(api, values, io.env);
       target = connection.baseUrl;
       return connection;
     };
@@ -147,11 +66,13 @@ export async function main(argv: readonly string[], io: CliIO = { stdout: proces
       compliance: () => createComplianceClient(connect('compliance')),
       conductor: () => createConductorClient(connect('conductor')),
     };
-    const out = new Output(io, flagValues.json === true);
-    const ctx = new CommandContext(positionals, flagValues, io, out, clients);
+    const ctx = new CommandContext(args, values, io, new Output(io, values.json === true), clients);
     return (await command.run(ctx)) ?? EXIT.ok;
   } catch (error) {
-    if (error instanceof UsageError) return usage(error.message, `${path} ${command.name}`);
+    if (error instanceof UsageError) {
+      io.stderr.write(`${PROGRAM}: ${error.message}\n${usageHint(`${PROGRAM} ${group.name} ${command.name}`)}\n`);
+      return EXIT.usage;
+    }
     if (error instanceof ApiError) {
       io.stderr.write(`${describeApiError(error)}\n`);
       return EXIT.apiError;
@@ -168,6 +89,26 @@ export async function main(argv: readonly string[], io: CliIO = { stdout: proces
     io.stderr.write(`${PROGRAM}: ${error instanceof Error ? error.message : String(error)}\n`);
     return EXIT.apiError;
   }
+}
+
+/**
+ * Runs one command line (without the program name) and answers its exit code. Everything it prints goes
+ * through `io`, and credentials come from the flags or `io.env`, so tests run it in process. A command line
+ * commander refuses exits 2 (usage), as a group or the program without a command does (their help goes to stderr);
+ * `--help` exits 0.
+ */
+export async function main(argv: readonly string[], io: CliIO = { stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<ExitCode> {
+  let exit: ExitCode = EXIT.ok;
+  const cli = program(GROUPS, io, async (invocation) => {
+    exit = await execute(invocation, io);
+  });
+  try {
+    await cli.parseAsync([...argv], { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    throw error;
+  }
+  return exit;
 }
 
 /** Whether this module is the program being run (also through npm's bin symlink), not one being imported. */

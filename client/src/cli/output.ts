@@ -1,7 +1,7 @@
 /** Where the CLI writes and what it reads from its surroundings; `main` takes one so tests can inject their own. */
 export interface CliIO {
-  stdout: { write(chunk: string | Uint8Array): unknown; isTTY?: boolean };
-  /** `columns` is the terminal's width, which a progress line (progress.ts) keeps within. */
+  /** `columns` is the terminal's width, which help (wrapped by commander) and a progress line (progress.ts) keep within. */
+  stdout: { write(chunk: string | Uint8Array): unknown; isTTY?: boolean; columns?: number };
   stderr: { write(chunk: string): unknown; isTTY?: boolean; columns?: number };
   env: Readonly<Record<string, string | undefined>>;
 }

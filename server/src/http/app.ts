@@ -1,3 +1,4 @@
+import * as OpenApiValidator from 'express-openapi-validator';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import { pino, type Logger } from 'pino';
 import { AppError } from '../domain/errors.js';
@@ -15,7 +16,6 @@ import { mountConsole } from './console-app.js';
 import { withBoundsFirst } from './bounds-first.js';
 import { compressWhenAsked } from './compression.js';
 import { crossOrigin, crossOriginMockControls } from './cors.js';
-import { openApiValidatorMiddleware } from './direct-validation.js';
 import { mountDocs } from './docs.js';
 import type { HandlerContext } from './context.js';
 import { errorRenderer } from './errors.js';
@@ -24,9 +24,7 @@ import { MockFaults, steeredByPrefer } from './mock-steering.js';
 import { logRequests } from './request-log.js';
 import { bindOperations, dispatcher } from './registry.js';
 import { QueryParameterCheck } from './query-parameters.js';
-import { withPrecompiledRoutes } from './route-lookup.js';
-import { oncePerRequest, withPrecompiledSecurity } from './security-lookup.js';
-import { basicAuth, consoleSecurity, type SecurityHandler } from './security.js';
+import { basicAuth, consoleSecurity, oncePerRequest, type SecurityHandler } from './security.js';
 import { refuseInvalidText } from './text.js';
 
 export interface AppOptions {
@@ -99,13 +97,14 @@ function whenBodySent(parser: RequestHandler): RequestHandler {
 }
 
 /**
- * express-openapi-validator over one API, as every request of it is checked: the operation matched (precompiled),
- * the security handlers (each at most once per request, precompiled), the body's bounds (bounds-first.ts), the
- * parameters and body (every problem of a request, not only the first), and, when asked, every response.
+ * express-openapi-validator over one API, as every request of it is checked: the operation matched, the security
+ * handlers (each at most once per request), the body's bounds (bounds-first.ts), the parameters and body (every
+ * problem of a request, not only the first), and, when asked, every response. The validator runs as patched
+ * (patches/express-openapi-validator+5.6.2.patch; docs/performance.md says what that saves).
  */
 export function validatingHandlers(api: ApiDocument, handlers: Record<string, SecurityHandler>, validateResponses: boolean): RequestHandler[] {
   const security = oncePerRequest(handlers);
-  const validator = openApiValidatorMiddleware({
+  const validator = OpenApiValidator.middleware({
     apiSpec: structuredClone(api.openapi) as never,
     validateApiSpec: false,
     // Every problem of a request, not only the first: a 400 lists them all (errors.ts caps what it renders). Unknown
@@ -118,7 +117,7 @@ export function validatingHandlers(api: ApiDocument, handlers: Record<string, Se
     // No operation takes multipart/form-data; without this the validator runs multer's check on every request.
     fileUploader: false,
   });
-  return withBoundsFirst(withPrecompiledSecurity(withPrecompiledRoutes(validator, api), api, security), api.openapi);
+  return withBoundsFirst(validator, api.openapi);
 }
 
 /** One API mounted at its base path: parse, validate (security first), refuse text no store keeps, dispatch, render errors. */

@@ -99,9 +99,13 @@ export function boundsFirst(document: Record<string, unknown>): RequestHandler {
   };
 }
 
-/** The validator's handlers with `boundsFirst` just before its request check (as they were if it has none). */
+/**
+ * The validator's handlers with `boundsFirst` just before its request check. The check is found by the name the
+ * validator gives it; a validator without it (renamed by an upgrade) is refused at start rather than left without
+ * bounds.
+ */
 export function withBoundsFirst(validator: RequestHandler[], document: Record<string, unknown>): RequestHandler[] {
   const index = validator.findIndex((handler) => handler.name === 'requestMiddleware');
-  if (index < 0) return validator;
+  if (index < 0) throw new Error(`express-openapi-validator's request check (requestMiddleware) is not among its handlers: ${validator.map((h) => h.name).join(', ')}`);
   return [...validator.slice(0, index), boundsFirst(document), ...validator.slice(index)];
 }

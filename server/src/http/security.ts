@@ -42,6 +42,27 @@ export function basicCredentials(req: Request): { user: string; secret: string }
 export type SecurityHandler = (req: Request) => Promise<boolean>;
 
 /**
+ * Each handler answering at most once per request, whoever asks: the validator's security check asks again, on its
+ * full path, when the one-requirement path of its patch did not pass (patches/express-openapi-validator+5.6.2.patch).
+ */
+export function oncePerRequest(handlers: Record<string, SecurityHandler>): Record<string, SecurityHandler> {
+  return Object.fromEntries(
+    Object.entries(handlers).map(([name, handler]) => {
+      const answers = new WeakMap<Request, Promise<boolean>>();
+      const once: SecurityHandler = (req) => {
+        let answer = answers.get(req);
+        if (!answer) {
+          answer = handler(req);
+          answers.set(req, answer);
+        }
+        return answer;
+      };
+      return [name, once];
+    }),
+  );
+}
+
+/**
  * The validator answers 401 for anything a security handler throws without a status, so a failure to check the
  * credentials (the database is down) would pass for bad credentials; it is marked a server error instead, keeping
  * its message for the log only. An attempt refused unchecked (too many failed authentications) is kept on the

@@ -58,8 +58,8 @@ export const dryRun: Group = {
       name: 'submit',
       summary: 'queue a dry-run of RUN, UPDATE, KILL or RESUME (and, with --wait, wait for its result)',
       description:
-        'RUN needs --account and a composition; UPDATE needs --process and a composition; KILL and RESUME need\n' +
-        '--process only. Without --wait, prints the dry-run id to pass to `dry-run wait`. With --wait, a dry-run\n' +
+        'RUN needs --account and a composition; UPDATE needs --process and a composition; KILL and RESUME need ' +
+        '--process only. Without --wait, prints the dry-run id to pass to `dry-run wait`. With --wait, a dry-run ' +
         'ending FAILED exits 5, and a wait running out of --timeout exits 4.',
       args: [
         { name: 'command', description: `the command: ${COMMANDS.join(', ')} (any case)` },

@@ -60,7 +60,7 @@ export const scans: Group = {
       name: 'trigger',
       summary: 'start a scan of an environment now (and, with --wait, wait for its end)',
       description:
-        'Prints the new scan (IN_PROGRESS). With --wait, polls it until it ends and prints the finished scan;\n' +
+        'Prints the new scan (IN_PROGRESS). With --wait, polls it until it ends and prints the finished scan; ' +
         'a scan ending in ERROR exits 5, a wait running out of --timeout exits 4.',
       args: [{ name: 'environment-id', description: 'the environment to scan' }],
       flags: { wait: { type: 'boolean', description: 'wait until the scan is SUCCESS or ERROR' }, ...WAIT_FLAGS },

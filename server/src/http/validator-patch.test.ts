@@ -1,0 +1,140 @@
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import express, { type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
+import * as OpenApiValidator from 'express-openapi-validator';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { loadApiDocument, type ApiName } from './apis.js';
+import { oncePerRequest, type SecurityHandler } from './security.js';
+import { expect } from '../../test/expect.js';
+
+/**
+ * patches/express-openapi-validator+5.6.2.patch (applied by `npm ci`'s postinstall, which fails when it no longer
+ * applies): the validator prepares each route's pattern once, runs its middlewares at once after its spec has loaded,
+ * and lets a request whose one security requirement passes go on without building its per-scheme objects. These tests
+ * fail when any of the three stops running (docs/performance.md says what each saves), and check that the validator
+ * still answers as before: the operation and parameters it finds, and each refusal of the security check.
+ */
+const fromValidator = createRequire(createRequire(import.meta.url).resolve('express-openapi-validator'));
+const pathToRegexpModule = fromValidator('path-to-regexp') as { pathToRegexp: (...args: unknown[]) => unknown };
+const securityModule = fromValidator('./middlewares/openapi.security') as { securityFastPath?: { passed: number } };
+
+const calls = new Map<Request, string[]>();
+
+/** Credentials by what they say: `good` passes, `bad` fails, `boom` cannot be checked (a 500), `slow-good` passes later. */
+function handler(name: string, header: string): SecurityHandler {
+  return async (req) => {
+    calls.set(req, [...(calls.get(req) ?? []), name]);
+    const value = String(req.headers[header] ?? '');
+    if (value.includes('slow')) await new Promise((resolve) => setTimeout(resolve, 5));
+    if (value.includes('boom')) throw Object.assign(new Error('cannot check'), { status: 500 });
+    return value.includes('good');
+  };
+}
+
+const HANDLERS: Record<'compliance' | 'console', () => Record<string, SecurityHandler>> = {
+  compliance: () => ({ basicAuth: handler('basicAuth', 'authorization') }),
+  console: () => ({ consoleSession: handler('consoleSession', 'cookie'), csrfToken: handler('csrfToken', 'x-csrf-token') }),
+};
+
+/** The validator as the server mounts it (without request validation, so that only matching and security answer). */
+function validatorFor(apiName: ApiName, handlers?: Record<string, SecurityHandler>): RequestHandler[] {
+  return OpenApiValidator.middleware({
+    apiSpec: structuredClone(loadApiDocument(apiName).openapi) as never,
+    validateApiSpec: false,
+    validateRequests: false,
+    validateSecurity: handlers ? { handlers: oncePerRequest(handlers) } : false,
+    ignoreUndocumented: false,
+  });
+}
+
+const report: RequestHandler = (req, res) => {
+  res.json({ operationId: req.openapi?.schema.operationId ?? null, params: req.openapi?.pathParams, calls: calls.get(req) ?? [] });
+};
+const renderError: ErrorRequestHandler = (error: { status?: number; message?: string }, req, res, _next) => {
+  res.status(error.status ?? 500).json({ error: error.message, calls: calls.get(req) ?? [] });
+};
+
+async function listen(apiName: 'compliance' | 'console') {
+  const app = express();
+  app.use(loadApiDocument(apiName).basePath, ...validatorFor(apiName, HANDLERS[apiName]()), report, renderError);
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+describe('the validator as patched', () => {
+  const apps = new Map<string, Awaited<ReturnType<typeof listen>>>();
+  beforeAll(async () => {
+    for (const api of ['compliance', 'console'] as const) apps.set(api, await listen(api));
+  });
+  afterAll(async () => {
+    for (const app of apps.values()) await app.close();
+  });
+  const call = async (api: 'compliance' | 'console', method: string, path: string, headers: Record<string, string> = {}) => {
+    const res = await fetch(`${apps.get(api)!.base}${path}`, { method, headers });
+    return { status: res.status, body: (await res.json()) as { operationId?: string; params?: Record<string, string>; error?: string; calls: string[] } };
+  };
+
+  it.each([
+    ['compliance', 'GET', '/v0/environments', { authorization: 'Basic good' }, 200, 'listEnvironments', ['basicAuth']],
+    ['compliance', 'GET', '/v0/environments', { authorization: 'Basic slow-good' }, 200, 'listEnvironments', ['basicAuth']],
+    ['compliance', 'GET', '/v0/environments', {}, 401, 'Authorization header required', []],
+    ['compliance', 'GET', '/v0/environments', { authorization: 'Basic bad' }, 401, 'unauthorized', ['basicAuth']],
+    ['compliance', 'GET', '/v0/environments', { authorization: 'Basic boom' }, 500, 'cannot check', ['basicAuth']],
+    ['compliance', 'GET', '/v0/environments', { authorization: 'Bearer good' }, 401, "Authorization header with scheme 'Basic' required", []],
+    ['compliance', 'GET', '/v0/swagger', {}, 200, 'getSwagger', []],
+    ['console', 'GET', '/console/api/api-clients', { cookie: 'good' }, 200, 'listApiClients', ['consoleSession']],
+    ['console', 'GET', '/console/api/api-clients', { cookie: 'bad' }, 401, 'unauthorized', ['consoleSession']],
+    ['console', 'POST', '/console/api/api-clients', { cookie: 'good', 'x-csrf-token': 'good' }, 200, 'createApiClient', ['consoleSession', 'csrfToken']],
+    ['console', 'POST', '/console/api/api-clients', { cookie: 'good', 'x-csrf-token': 'bad' }, 401, 'unauthorized', ['consoleSession', 'csrfToken']],
+    ['console', 'POST', '/console/api/api-clients', { cookie: 'good' }, 401, "'X-CSRF-Token' header required", ['consoleSession']],
+    ['console', 'POST', '/console/api/api-clients', { cookie: 'boom', 'x-csrf-token': 'good' }, 500, 'cannot check', ['consoleSession', 'csrfToken']],
+  ] as const)('%s %s %s %j: %i (%s), each handler run at most once', async (api, method, path, headers, status, what, ran) => {
+    // Twice: the first request of each kind may take the path the later ones do not.
+    for (let round = 0; round < 2; round += 1) {
+      const answer = await call(api, method, path, headers);
+      expect(answer.status).toBe(status);
+      expect(status === 200 ? answer.body.operationId : answer.body.error).toBe(what);
+      expect([...answer.body.calls].sort()).toEqual([...ran].sort());
+    }
+  });
+
+  it('finds the operation and its path parameters, and refuses an unknown path, a method the path lacks and a malformed escape', async () => {
+    const headers = { authorization: 'Basic good' };
+    expect(await call('compliance', 'GET', '/v0/environments/env-1', headers)).toMatchObject({ status: 200, body: { operationId: 'getEnvironment', params: { environment_id: 'env-1' } } });
+    expect(await call('compliance', 'GET', '/v0/environments/a%20b', headers)).toMatchObject({ status: 200, body: { params: { environment_id: 'a b' } } });
+    expect(await call('compliance', 'GET', '/v0/nowhere', headers)).toMatchObject({ status: 404 });
+    expect(await call('compliance', 'PUT', '/v0/environments', headers)).toMatchObject({ status: 405 });
+    expect(await call('compliance', 'GET', '/v0/environments/%E0%A4%A', headers)).toMatchObject({ status: 400 });
+  });
+
+  it('engages: no route pattern is compiled after the first request, and a passing credential takes the one-requirement path', async () => {
+    const headers = { authorization: 'Basic good' };
+    await call('compliance', 'GET', '/v0/environments', headers);
+    const compile = pathToRegexpModule.pathToRegexp;
+    let compiled = 0;
+    pathToRegexpModule.pathToRegexp = (...args: unknown[]) => {
+      compiled += 1;
+      return compile(...args);
+    };
+    const passedBefore = securityModule.securityFastPath?.passed ?? Number.NaN;
+    try {
+      for (let i = 0; i < 10; i += 1) expect((await call('compliance', 'GET', `/v0/environments/env-${i}`, headers)).status).toBe(200);
+    } finally {
+      pathToRegexpModule.pathToRegexp = compile;
+    }
+    expect(compiled, 'route patterns compiled on requests: the patch is not applied (run npm ci)').toBe(0);
+    expect((securityModule.securityFastPath?.passed ?? Number.NaN) - passedBefore, 'requests let through by the one-requirement path').toBe(10);
+  });
+
+  it('engages: once the spec has loaded, a middleware goes on within its call rather than in a later turn', async () => {
+    const [pathParams, metadata] = validatorFor('compliance');
+    const req = { app: express(), path: '/v0/environments', baseUrl: '', url: '/v0/environments', originalUrl: '/v0/environments', method: 'GET', params: {}, query: {}, headers: {} };
+    // The first call waits for the spec; later calls must not.
+    await new Promise<void>((resolve, reject) => pathParams!(req as never, {} as never, (error?: unknown) => (error ? reject(error as Error) : resolve())));
+    let wentOn = false;
+    metadata!(req as never, {} as never, () => (wentOn = true));
+    expect(wentOn, 'the validator waited on its spec within a loaded request: the patch is not applied (run npm ci)').toBe(true);
+    expect((req as { openapi?: { schema: { operationId: string } } }).openapi?.schema.operationId).toBe('listEnvironments');
+  });
+});
