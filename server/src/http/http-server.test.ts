@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { describe, it } from '@jest/globals';
-import { httpServerFor } from './http-server.js';
+import { bornWith, httpServerFor } from './http-server.js';
 import { expect } from '../../test/expect.js';
 
 describe('the HTTP server of an app', () => {
@@ -31,5 +31,10 @@ describe('the HTTP server of an app', () => {
     } finally {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
+  });
+
+  it('refuses, when the server is made, a Node whose requests or responses are made by a class', () => {
+    class Request {}
+    expect(() => bornWith(Request as never, {})).toThrow(/Request is a class in Node/);
   });
 });

@@ -13,10 +13,15 @@ import type { Express } from 'express';
 /**
  * A constructor Node's HTTP server can use for its requests (or responses): it makes them as `base` does, with
  * `prototype` as theirs. `base` is called on the new object rather than constructed through Reflect.construct,
- * which measured slower than Node's own objects with Express's change; Node's IncomingMessage and ServerResponse
- * are plain constructor functions.
+ * which measured slower than Node's own objects with Express's change. That needs Node's IncomingMessage and
+ * ServerResponse to be plain constructor functions, as they are (Node 20 and 22), though Node does not say so: a Node
+ * that makes them classes is refused here, when the server is made, rather than on its first request
+ * (docs/performance.md says how to take this out).
  */
-function bornWith<T extends typeof IncomingMessage | typeof ServerResponse>(base: T, prototype: object): T {
+export function bornWith<T extends typeof IncomingMessage | typeof ServerResponse>(base: T, prototype: object): T {
+  if (/^class\b/.test(Function.prototype.toString.call(base))) {
+    throw new Error(`${base.name} is a class in Node ${process.versions.node}: server/src/http/http-server.ts cannot make it with the app's prototype`);
+  }
   const made = function (this: object, ...args: unknown[]) {
     (base as unknown as (...args: unknown[]) => void).apply(this, args);
   };
