@@ -10,6 +10,7 @@ import { ROOT } from '../scripts/root.js';
 import { freePort, start, waitForHttp, type Started } from './processes.js';
 import { MOCK_APIS, startMock, type MockApi } from './prism/mocks.js';
 import { clearExercised, exercisedFile as suiteExercisedFile } from './coverage.js';
+import { MailboxFile } from './mailbox.js';
 import { ParitySuite } from './parity/suite.js';
 
 /**
@@ -24,6 +25,8 @@ import { ParitySuite } from './parity/suite.js';
  * real server, which must report no violation (contract-tests/parity/).
  * What the real server answered is recorded under reports/exercised/ (contract-dredd.jsonl, contract-parity.jsonl)
  * for the spec coverage, which contract-tests/spec-coverage.ts checks once every suite has run.
+ * The server's email goes to an SMTP server of the run's own (mailbox.ts), where the console's invitation fixtures
+ * find the links that invites email.
  */
 const run = promisify(execFile);
 const basic = (user: string, secret: string) => `Basic ${Buffer.from(`${user}:${secret}`).toString('base64')}`;
@@ -66,6 +69,9 @@ async function dredd(name: string, api: MockApi, target: 'server' | 'mock', endp
     CONTRACT_SPEC: join(ROOT, 'generated', api, 'swagger.yaml'),
     CONTRACT_CONSOLE_EMAIL: CONSOLE_ADMIN.email,
     CONTRACT_CONSOLE_PASSWORD: CONSOLE_ADMIN.password,
+    // The console's invitation fixtures invite through the compliance API and read the link from the mailbox.
+    CONTRACT_COMPLIANCE_AUTHORIZATION: clientAuth,
+    CONTRACT_MAILBOX_FILE: mailbox.file,
     CONTRACT_EXERCISED_FILE: exercisedFile,
     NODE_NO_WARNINGS: '1',
   };
@@ -95,6 +101,7 @@ async function startServer(dir: string, rootSecret: string): Promise<{ server: S
     CONSOLE_ADMIN_PASSWORD: CONSOLE_ADMIN.password,
     VALIDATE_RESPONSES: 'true',
     DEMO_DATA: 'false',
+    SMTP_URL: mailbox.url,
     PORT: String(await freePort()),
   };
   const { stdout } = await run(process.execPath, [join(ROOT, 'dist/server/src/admin.js'), 'api-clients', 'create', '--name', 'contract-tests', '--json'], {
@@ -109,6 +116,8 @@ async function startServer(dir: string, rootSecret: string): Promise<{ server: S
 }
 
 const dir = await mkdtemp(join(tmpdir(), 'contract-'));
+const mailbox = new MailboxFile(join(dir, 'mailbox.jsonl'));
+await mailbox.start();
 const rootSecret = randomBytes(24).toString('base64url');
 const outcomes: Outcome[] = [];
 /** Spec coverage: the Dredd hooks append each real-server transaction here (see coverage.ts). */
@@ -132,7 +141,11 @@ try {
     await swagger.arrayBuffer();
     if (swagger.ok) await appendFile(exercisedFile, `${JSON.stringify({ api, operationId, status: swagger.status, passed: true })}\n`);
   }
-  const paritySuite = new ParitySuite(ROOT, { url, complianceAuth: clientAuth, conductorAuth: authOf.conductor, consoleAdmin: CONSOLE_ADMIN }, parityExercisedFile);
+  const paritySuite = new ParitySuite(
+    ROOT,
+    { url, complianceAuth: clientAuth, conductorAuth: authOf.conductor, consoleAdmin: CONSOLE_ADMIN, mailboxFile: mailbox.file },
+    parityExercisedFile,
+  );
   const parityCrashes: string[] = [];
   for (const api of MOCK_APIS) {
     const mock = await startMock(ROOT, api, 0);
@@ -147,6 +160,7 @@ try {
   parity.failures.push(...parityCrashes);
 } finally {
   await server.stop();
+  await mailbox.stop();
   await rm(dir, { recursive: true, force: true });
 }
 

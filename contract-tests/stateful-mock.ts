@@ -9,7 +9,8 @@ import { BASE_PATHS, MOCK_APIS, startMock, type Mock } from './prism/mocks.js';
 /**
  * `make mock`: the Prism mocks of every spec (stateless, answers from the examples) and, beside them, the stateful
  * mock: the real server (dist/) with demo data on a throwaway SQLite database, `MOCK_RESET=true`, so that
- * `POST /mock/reset` (`make mock-reset`) brings the seeded demo back. Its credentials are fixed and written to
+ * `POST /mock/reset` (`make mock-reset`) brings the seeded demo back and `POST /mock/scenarios/{name}` loads another
+ * data set (server/src/demo/mock.ts). Its credentials are fixed and written to
  * data/mock/mock-credentials.json (MOCK_DATA_DIR moves them). Without a build in dist/ newer than the server's
  * sources, the server runs from source. MOCK_PORT_STATEFUL and MOCK_PORT_<API> choose the ports; the line "ready"
  * ends the start.

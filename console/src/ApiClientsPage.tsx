@@ -8,6 +8,7 @@ import {
   getApiClient,
   listApiClients,
   revokeApiClientSecret,
+  type Access,
   type ApiClient,
   type ApiClientPage,
   type ListQuery,
@@ -80,7 +81,27 @@ interface Props {
   clearError(): void;
 }
 
-export function ApiClientsPage({ report, clearError }: Props) {
+/**
+ * The API clients, as the user's access allows (the session's `access`: their groups decide): the table with every
+ * action, the table alone, or only why not; the reason is the server's own sentence.
+ */
+export function ApiClientsPage({ access, ...props }: Props & { access: Access }) {
+  if (access.api_clients === 'none') {
+    return (
+      <main className="clients">
+        <div className="page-head">
+          <h1>API clients</h1>
+        </div>
+        <p className="banner banner-info access-note" role="note">
+          {access.reason}
+        </p>
+      </main>
+    );
+  }
+  return <ClientsTable {...props} manage={access.api_clients === 'manage'} reason={access.reason} />;
+}
+
+function ClientsTable({ report, clearError, manage, reason }: Props & { manage: boolean; reason: string }) {
   const [query, setQuery] = useState<ListQuery>(readQuery);
   // The page on screen with the query that produced it: the range and page numbers describe the rows shown, not a
   // request still in flight.
@@ -215,7 +236,13 @@ export function ApiClientsPage({ report, clearError }: Props) {
         </p>
       </div>
 
-      <CreateForm onCreate={create} />
+      {manage ? (
+        <CreateForm onCreate={create} />
+      ) : (
+        <p className="banner banner-info access-note" role="note">
+          {reason}
+        </p>
+      )}
 
       {notice && (
         <p className="banner banner-success" role="status">
@@ -264,6 +291,7 @@ export function ApiClientsPage({ report, clearError }: Props) {
                 <ClientRow
                   key={client.client_id}
                   client={client}
+                  manage={manage}
                   busy={busyId === client.client_id}
                   onGenerate={() => (client.status === 'Active' ? askRegenerate(client) : generate(client))}
                   onRevoke={() => askRevoke(client)}
@@ -277,6 +305,7 @@ export function ApiClientsPage({ report, clearError }: Props) {
               <ClientRow
                 key={client.client_id}
                 client={client}
+                manage={manage}
                 busy={busyId === client.client_id}
                 onGenerate={() => (client.status === 'Active' ? askRegenerate(client) : generate(client))}
                 onRevoke={() => askRevoke(client)}
@@ -286,7 +315,7 @@ export function ApiClientsPage({ report, clearError }: Props) {
             {page && page.items.length === 0 && (
               <tr role="row">
                 <td role="cell" colSpan={COLUMNS.length + 1} className="empty">
-                  No API clients yet. Create one above: its secret is shown once, as it is created.
+                  {manage ? 'No API clients yet. Create one above: its secret is shown once, as it is created.' : 'No API clients yet.'}
                 </td>
               </tr>
             )}
@@ -343,7 +372,22 @@ const STATUS_CLASS: Record<ApiClient['status'], string> = {
   'Secret Revoked': 'status-revoked',
 };
 
-function ClientRow({ client, busy, onGenerate, onRevoke, onDelete }: { client: ApiClient; busy: boolean; onGenerate(): void; onRevoke(): void; onDelete(): void }) {
+function ClientRow({
+  client,
+  manage,
+  busy,
+  onGenerate,
+  onRevoke,
+  onDelete,
+}: {
+  client: ApiClient;
+  /** Whether the user may change clients: without it the row has no actions. */
+  manage: boolean;
+  busy: boolean;
+  onGenerate(): void;
+  onRevoke(): void;
+  onDelete(): void;
+}) {
   const active = client.status === 'Active';
   return (
     <tr role="row">
@@ -369,19 +413,21 @@ function ClientRow({ client, busy, onGenerate, onRevoke, onDelete }: { client: A
         )}
       </td>
       <td role="cell" className="actions">
-        <div className="row-actions">
-          <button type="button" onClick={onGenerate} disabled={busy} aria-label={`${active ? 'Regenerate' : 'Generate'} secret for ${client.name}`}>
-            {active ? 'Regenerate secret' : 'Generate secret'}
-          </button>
-          {active && (
-            <button type="button" onClick={onRevoke} disabled={busy} aria-label={`Revoke secret of ${client.name}`}>
-              Revoke secret
+        {manage && (
+          <div className="row-actions">
+            <button type="button" onClick={onGenerate} disabled={busy} aria-label={`${active ? 'Regenerate' : 'Generate'} secret for ${client.name}`}>
+              {active ? 'Regenerate secret' : 'Generate secret'}
             </button>
-          )}
-          <button type="button" className="danger-text" onClick={onDelete} disabled={busy} aria-label={`Delete ${client.name}`}>
-            Delete
-          </button>
-        </div>
+            {active && (
+              <button type="button" onClick={onRevoke} disabled={busy} aria-label={`Revoke secret of ${client.name}`}>
+                Revoke secret
+              </button>
+            )}
+            <button type="button" className="danger-text" onClick={onDelete} disabled={busy} aria-label={`Delete ${client.name}`}>
+              Delete
+            </button>
+          </div>
+        )}
       </td>
     </tr>
   );

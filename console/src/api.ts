@@ -3,6 +3,8 @@ import { createConsoleClient, type ConsolePaths } from '@compliance-conductor/cl
 type JsonBody<R> = R extends { content: { 'application/json': infer Body } } ? Body : never;
 
 export type Session = JsonBody<ConsolePaths['/session']['get']['responses'][200]>;
+export type Access = Session['access'];
+export type Invitation = JsonBody<ConsolePaths['/invitations/{token}']['get']['responses'][200]>;
 export type ApiClientPage = JsonBody<ConsolePaths['/api-clients']['get']['responses'][200]>;
 export type ApiClient = ApiClientPage['items'][number];
 export type ApiClientSecret = JsonBody<ConsolePaths['/api-clients/{client_id}/secret']['post']['responses'][201]>;
@@ -104,3 +106,15 @@ export const generateApiClientSecret = (clientId: string) => unwrap(client.POST(
 export const revokeApiClientSecret = (clientId: string) => unwrap(client.DELETE('/api-clients/{client_id}/secret', byId(clientId)));
 
 export const deleteApiClient = (clientId: string) => unwrap(client.DELETE('/api-clients/{client_id}', byId(clientId)));
+
+const byToken = (token: string) => ({ params: { path: { token } } });
+
+/** What the invitation of an emailed link is for; 404 or 410 (with the server's reason) when it cannot be used. */
+export const getInvitation = (token: string) => unwrap(client.GET('/invitations/{token}', byToken(token)));
+
+/** Accepts the invitation with the chosen password: the answer is the new user's session, as a sign-in's. */
+export async function acceptInvitation(token: string, password: string): Promise<Session> {
+  const session = await unwrap(client.POST('/invitations/{token}', { ...byToken(token), body: { password } }));
+  csrfToken = session.csrf_token;
+  return session;
+}

@@ -6,7 +6,7 @@
 //   - against a Prism mock, only authenticate: the mock answers every operation from its examples.
 // The runner (contract-tests/run.ts) passes what they need in the environment.
 const hooks = require('hooks');
-const { readFileSync } = require('node:fs');
+const { existsSync, readFileSync } = require('node:fs');
 const { load } = require('js-yaml');
 
 const api = process.env.CONTRACT_API;
@@ -114,7 +114,7 @@ async function newInvite() {
 
 /** Users join through the web console; the organization's first user (its admin) serves the user examples. */
 async function someUser() {
-  const users = await call('GET', '/users?max_items=1');
+  const users = await call('GET', '/users?max_items=1&order_direction=asc');
   if (users.items.length === 0) throw new Error('the organization has no user; the user examples need its first admin');
   return users.items[0];
 }
@@ -147,6 +147,37 @@ async function consoleCall(method, path, body) {
   return res.status === 204 ? undefined : res.json();
 }
 
+/**
+ * A pending invitation's link token. Invites are made through the compliance API; the server emails each to the
+ * run's mailbox (contract-tests/mailbox.ts: one JSON object `{to, text}` a line), where its link is read.
+ */
+let invitationCounter = 0;
+async function newInvitationToken() {
+  const compliance = async (path, body) => {
+    const res = await fetch(`${endpoint}/v0${path}`, {
+      method: 'POST',
+      headers: { authorization: process.env.CONTRACT_COMPLIANCE_AUTHORIZATION, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`fixture POST /v0${path} answered ${res.status}: ${await res.text()}`);
+    return res.json();
+  };
+  invitationCounter += 1;
+  const group = await compliance('/groups', { name: `contract invited ${process.pid}-${invitationCounter}`, policy: 'builtin:AUDITOR', environment_ids: ['*'] });
+  const email = `contract-invitee-${process.pid}-${invitationCounter}@example.com`;
+  await compliance('/invites', { email, group_ids: [group.id] });
+  const mailbox = process.env.CONTRACT_MAILBOX_FILE;
+  for (let waited = 0; waited < 30_000; waited += 100) {
+    const mails = existsSync(mailbox) ? readFileSync(mailbox, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line)) : [];
+    const mail = mails.filter((m) => m.to.includes(email)).at(-1);
+    const link = mail && /\/console\/invitation#([A-Za-z0-9_-]{43})/.exec(mail.text);
+    if (link) return link[1];
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no invitation email to ${email} within 30 s`);
+}
+const EXAMPLE_TOKEN = exampleOf('token');
+
 const EXAMPLE_CLIENT = exampleOf('client_id');
 let clientCounter = 0;
 const newApiClient = () => consoleCall('POST', '/api-clients', { name: `contract-fixture-${(clientCounter += 1)}` });
@@ -177,6 +208,16 @@ const CONSOLE_FIXTURES = {
   },
   async deleteApiClient(transaction) {
     usePathValue(transaction, EXAMPLE_CLIENT, (await newApiClient()).client_id);
+  },
+  async getInvitation(transaction) {
+    usePathValue(transaction, EXAMPLE_TOKEN, await newInvitationToken());
+  },
+  async acceptInvitation(transaction) {
+    usePathValue(transaction, EXAMPLE_TOKEN, await newInvitationToken());
+    // As the invited person's browser, without a session: accepting ends the session its cookie names, the one the
+    // other transactions use.
+    delete transaction.request.headers.Cookie;
+    delete transaction.request.headers['X-CSRF-Token'];
   },
 };
 

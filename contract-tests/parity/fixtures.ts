@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { filesTar } from '../../server/test/fixtures/archives.js';
+import { invitationTokenIn } from '../mailbox.js';
 import { BASE_PATHS, type MockApi } from '../prism/mocks.js';
 import { exampleArchive, responseExample, type ExampleRequest, type Spec } from './examples.js';
 
@@ -20,6 +21,8 @@ export interface ServerAccess {
   conductorAuth: string;
   /** The console's admin, created by the server at first start. */
   consoleAdmin: { email: string; password: string };
+  /** Where the server's email lands (contract-tests/mailbox.ts): the invitation links. */
+  mailboxFile: string;
 }
 
 type Fixture = (request: ExampleRequest) => Promise<void>;
@@ -64,12 +67,15 @@ export class ServerFixtures {
     return prepared;
   }
 
-  /** Calls the server as the API's usual caller; any status but 2xx (or one of `accepted`) is an error. */
-  async call(api: MockApi, method: string, path: string, body: { json?: unknown; archive?: Buffer } = {}, accepted: number[] = []): Promise<any> {
+  /**
+   * Calls the server as the API's usual caller (`anonymous`: without credentials, as an invited person's browser);
+   * any status but 2xx (or one of `accepted`) is an error.
+   */
+  async call(api: MockApi, method: string, path: string, body: { json?: unknown; archive?: Buffer } = {}, accepted: number[] = [], anonymous = false): Promise<any> {
     const contentType = body.archive ? 'application/x-tar' : body.json === undefined ? undefined : 'application/json';
     const res = await fetch(`${this.access.url}${BASE_PATHS[api]}${path}`, {
       method,
-      headers: { ...(await this.headers(api)), ...(contentType && { 'content-type': contentType }) },
+      headers: { ...(anonymous ? {} : await this.headers(api)), ...(contentType && { 'content-type': contentType }) },
       body: body.archive ?? (body.json === undefined ? undefined : JSON.stringify(body.json)),
     });
     const text = await res.text();
@@ -144,7 +150,7 @@ export class ServerFixtures {
       call('POST', '/invites', { email: `${unique('invitee')}@example.com`, group_ids: [(await newGroup()).id] });
     /** Users join through the web console; the organization's first user (its admin) serves the user examples. */
     const someUser = async (): Promise<{ id: string }> => {
-      const users = await call('GET', '/users?max_items=1');
+      const users = await call('GET', '/users?max_items=1&order_direction=asc');
       if (users.items.length === 0) throw new Error('the organization has no user; the user examples need its first admin');
       return users.items[0];
     };
@@ -379,7 +385,23 @@ export class ServerFixtures {
 
   private consoleFixtures(): Record<string, Fixture> {
     const newClient = async (): Promise<{ client_id: string }> => this.call('console', 'POST', '/api-clients', { json: { name: unique('parity-client') } });
+    /** A pending invitation's token, read from the email the server sent for it (the example's groups: AUDITOR). */
+    const newInvitation = async (): Promise<string> => {
+      const group: { id: string } = await this.call('compliance', 'POST', '/groups', { json: { name: unique('parity invited'), policy: 'builtin:AUDITOR', environment_ids: ['*'] } });
+      const email = `${unique('parity-invitee')}@example.com`;
+      await this.call('compliance', 'POST', '/invites', { json: { email, group_ids: [group.id] } });
+      return invitationTokenIn(this.access.mailboxFile, email);
+    };
     return {
+      getInvitation: async (request) => {
+        request.path.token = await newInvitation();
+        request.headers = {};
+      },
+      acceptInvitation: async (request) => {
+        request.path.token = await newInvitation();
+        // As the invited person's browser, without a session: accepting ends the session its cookie names.
+        request.headers = {};
+      },
       listApiClients: async (request) => {
         // The example is a truncated page: eleven clients at least, asked for the smallest page, ten.
         for (let count = 0; count < 11; count += 1) await newClient();

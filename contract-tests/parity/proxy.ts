@@ -93,6 +93,24 @@ export const ERROR_CASES: Record<MockApi, ErrorCase[]> = {
   console: [
     { name: 'an unknown API client id', operationId: 'getApiClient', expected: 404, unprepared: true },
     {
+      name: 'an unknown invitation token',
+      operationId: 'getInvitation',
+      expected: 404,
+      unprepared: true,
+      build: async (request) => {
+        request.headers = {};
+      },
+    },
+    {
+      name: 'an invitation accepted already',
+      operationId: 'acceptInvitation',
+      expected: 410,
+      build: async (request, fixtures) => {
+        // Without the admin's session cookie: accepting ends the session a cookie names.
+        await fixtures.call('console', 'POST', `/invitations/${request.path.token}`, { json: request.json }, [], true);
+      },
+    },
+    {
       name: 'a wrong password',
       operationId: 'signIn',
       expected: 401,

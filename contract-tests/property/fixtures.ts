@@ -210,6 +210,13 @@ export async function consoleFixture(server: TestServer): Promise<ApiFixture> {
   const headers = { cookie, 'x-csrf-token': csrf };
   const created = await server.request('POST', '/console/api/api-clients', { body: { name: `fixture ${unique()}` }, auth: null, headers });
   if (created.status !== 201) throw new Error(`fixture api client: ${created.status} ${created.text}`);
+  // A pending invitation and its link's token, as its email would carry it.
+  const group = await server.request('POST', '/v0/groups', { body: { name: `fixture invited ${unique()}`, policy: 'builtin:AUDITOR', environment_ids: ['*'] } });
+  if (group.status !== 201) throw new Error(`fixture group: ${group.status} ${group.text}`);
+  const invite = await server.request('POST', '/v0/invites', { body: { email: `invitee-${unique()}@example.com`, group_ids: [group.body.id] } });
+  if (invite.status !== 201) throw new Error(`fixture invite: ${invite.status} ${invite.text}`);
+  const token = await server.services.invitations.mintToken(server.orgId, invite.body.id);
+  if (token === undefined) throw new Error('fixture invite: no token');
   const [testsClient] = Buffer.from(server.auth.slice('Basic '.length), 'base64').toString().split(':');
   return {
     headers,
@@ -222,11 +229,12 @@ export async function consoleFixture(server: TestServer): Promise<ApiFixture> {
       'a wrong CSRF token': { headers: { cookie, 'x-csrf-token': 'x'.repeat(43) }, expected: [403], csrfOnly: true },
     },
     options: {
-      pools: definedPools({ client_id: [created.body.client_id, testsClient] }),
+      pools: definedPools({ client_id: [created.body.client_id, testsClient], token: [token] }),
       bodies: { signIn: fc.constantFrom({ email, password }, { email, password: 'wrong password!' }) },
     },
     snapshot: async () => {
-      const paths = ['/api-clients?max_items=100', '/session'];
+      // The invitation reads 200 while it is pending: a refused request must not have accepted it.
+      const paths = ['/api-clients?max_items=100', '/session', `/invitations/${token}`];
       return (await Promise.all(paths.map((p) => read(server, `/console/api${p}`, { cookie })))).join('\n');
     },
   };

@@ -64,6 +64,67 @@ async function apiClient(ctx: StatusContext, options: { secret?: boolean } = {})
   return created.client_id as string;
 }
 
+/**
+ * A session of a new user whose one group grants `policy` over every environment: what the console lets a user in
+ * groups do follows their policies ("Access" in the console spec).
+ */
+async function sessionInGroup(ctx: StatusContext, policy: string): Promise<Session> {
+  const user = await ctx.server.services.consoleAuth.createUser(ctx.server.orgId, uniqueEmail(), PASSWORD);
+  const group = await must(ctx, { method: 'POST', path: '/v0/groups', body: { name: uniqueName(policy), policy, environment_ids: ['*'] } });
+  await must(ctx, { method: 'PATCH', path: '/v0/users', body: { user_ids: [user.id], group_ids: [group.id] } });
+  return signIn(ctx, user.email);
+}
+
+const refusedByGroups = (path: (ctx: StatusContext) => Promise<string>) => ({
+  how: 'a user whose group grants builtin:ORGANIZATION_REPORT_VIEWER only',
+  run: async (ctx: StatusContext) => send(ctx, call(await sessionInGroup(ctx, 'builtin:ORGANIZATION_REPORT_VIEWER'), 'GET', await path(ctx))),
+  check: ({ body }: { body: any }) =>
+    expect(body).toMatchObject({ type: 'AuthorizationError', message: expect.stringMatching(/ is not allowed\. Your group .* does not let you see the API clients/) }),
+});
+
+/** A pending invite's link token (what its email would carry) and its address, made through the compliance API. */
+async function invitation(ctx: StatusContext): Promise<{ token: string; email: string }> {
+  const group = await must(ctx, { method: 'POST', path: '/v0/groups', body: { name: uniqueName('invited'), policy: 'builtin:AUDITOR', environment_ids: ['*'] } });
+  const email = uniqueEmail();
+  const invite = await must(ctx, { method: 'POST', path: '/v0/invites', body: { email, group_ids: [group.id] } });
+  const token = await ctx.server.services.invitations.mintToken(ctx.server.orgId, invite.id as string);
+  return { token: token!, email };
+}
+
+/** A call of the invited person's browser: no session, the token in the path. */
+const invitationCall = (token: string, method = 'GET', body?: unknown): Call => ({
+  method,
+  path: `/console/api/invitations/${token}`,
+  auth: null,
+  ...(body !== undefined && { body }),
+});
+const acceptCall = (token: string) => invitationCall(token, 'POST', { password: PASSWORD });
+
+let guessers = 0;
+/**
+ * A link that names no invitation. An unknown token counts as a failed authentication: each is sent from a loopback
+ * address of its own, so that the scenarios' guesses never add up to a limit of the address the others use.
+ */
+const unknownInvitation = (method: string) => ({
+  how: 'a token that names no invitation',
+  run: async (ctx: StatusContext) => {
+    const from = `127.5.${Math.floor((guessers += 1) / 250)}.${(guessers % 250) + 1}`;
+    return send(ctx, { ...(method === 'GET' ? invitationCall('A'.repeat(43)) : acceptCall('A'.repeat(43))), from });
+  },
+  check: ({ body }: { body: any }) => expect(body).toMatchObject({ type: 'NotFound', message: expect.stringMatching(/^This invitation link is not valid: /) }),
+});
+
+/** A link whose invitation was accepted already. */
+const usedInvitation = (method: string) => ({
+  how: 'the link of an invitation accepted already',
+  run: async (ctx: StatusContext) => {
+    const { token } = await invitation(ctx);
+    await must(ctx, acceptCall(token));
+    return send(ctx, method === 'GET' ? invitationCall(token) : acceptCall(token));
+  },
+  check: ({ body }: { body: any }) => expect(body).toMatchObject({ type: 'Gone', message: expect.stringMatching(/^This invitation was accepted already; sign in with /) }),
+});
+
 const unknownClient = (method: string, suffix = '') => ({
   how: 'an unknown client id',
   run: async (ctx: StatusContext) => send(ctx, call(await session(ctx), method, `/api-clients/cl_${randomUUID().replace(/-/g, '')}${suffix}`)),
@@ -115,6 +176,7 @@ export const CONSOLE_OPERATIONS: OperationStatuses[] = [
       return call(await session(ctx), 'GET', '/api-clients');
     },
     success: { status: 200, check: ({ body }) => expect(body.total).toBeGreaterThan(0) },
+    cases: { 403: refusedByGroups(async () => '/api-clients') },
   },
   {
     api: 'console',
@@ -139,7 +201,7 @@ export const CONSOLE_OPERATIONS: OperationStatuses[] = [
     operationId: 'getApiClient',
     valid: async (ctx) => call(await session(ctx), 'GET', `/api-clients/${await apiClient(ctx)}`),
     success: { status: 200, check: ({ body }) => expect(body).toMatchObject({ status: 'Created' }) },
-    cases: { 404: unknownClient('GET') },
+    cases: { 403: refusedByGroups(async (ctx) => `/api-clients/${await apiClient(ctx)}`), 404: unknownClient('GET') },
   },
   {
     api: 'console',
@@ -170,6 +232,39 @@ export const CONSOLE_OPERATIONS: OperationStatuses[] = [
         run: async (ctx) => send(ctx, call(await session(ctx), 'DELETE', `/api-clients/${await apiClient(ctx)}/secret`)),
         check: ({ body }) => expect(body).toMatchObject({ type: 'Conflict', message: expect.stringMatching(/has no active secret to revoke$/) }),
       },
+    },
+  },
+  {
+    api: 'console',
+    operationId: 'getInvitation',
+    valid: async (ctx) => invitationCall((await invitation(ctx)).token),
+    success: { status: 200, check: ({ body }) => expect(body).toMatchObject({ email: expect.stringMatching(/^console-/), groups: [{ policy: 'builtin:AUDITOR' }] }) },
+    cases: { 404: unknownInvitation('GET'), 410: usedInvitation('GET') },
+  },
+  {
+    api: 'console',
+    operationId: 'acceptInvitation',
+    valid: async (ctx) => acceptCall((await invitation(ctx)).token),
+    success: {
+      status: 200,
+      check: ({ body, headers }) => {
+        expect(body).toMatchObject({ user: { email: expect.stringMatching(/^console-/) }, access: { api_clients: 'read' } });
+        expect(headers.get('set-cookie')).toMatch(/^console_session=[^;]+; /);
+      },
+    },
+    cases: {
+      404: unknownInvitation('POST'),
+      409: {
+        how: 'an invited address that belongs to a user of another organization',
+        run: async (ctx) => {
+          const { token, email } = await invitation(ctx);
+          const other = await ctx.server.services.organizations.ensure(uniqueName('elsewhere'));
+          await ctx.server.services.consoleAuth.createUser(other.id, email, PASSWORD);
+          return send(ctx, acceptCall(token));
+        },
+        check: ({ body }) => expect(body).toMatchObject({ type: 'Conflict', message: expect.stringMatching(/ already belongs to a user; an email address signs in to one organization only$/) }),
+      },
+      410: usedInvitation('POST'),
     },
   },
 ];

@@ -153,6 +153,23 @@ export interface paths {
          *     it. A caller in groups needs `builtin:MANAGER` in one of them, and its groups must grant at least each group's
          *     policy over every environment of that group (over all of them for a group covering `*`), else 403 (see Access
          *     control).
+         *
+         *     Delivery: when the server has an SMTP server (its `SMTP_URL` setting), the invite is emailed to the address in
+         *     the background, right after the answer (the answer does not wait for it): the message names the organization,
+         *     the groups and the expiry, and carries a one-time link into the web console,
+         *     `<server>/console/invitation#<token>`, where `<server>` is the server's `PUBLIC_URL` setting or else the scheme
+         *     and host this request was sent to, and `<token>` 32 random bytes (base64url) of which only the SHA-256 hash is
+         *     kept. A failed send is retried with growing delays, 5 attempts in all; each attempt carries a new link, and only
+         *     the latest works. Without an SMTP server nothing is sent.
+         *
+         *     Acceptance: the link's page (the console API's getInvitation and acceptInvitation) lets the person choose a
+         *     password (at least 12 characters) while the invite is `PENDING`. Accepting creates, in one transaction, a user
+         *     of the organization with the invite's email, `ACTIVE` and not an owner, in the invite's groups that still exist
+         *     (listed by `GET /users` from then on); the invite becomes `ACCEPTED` (`updated_at` the time of acceptance) and
+         *     the link stops working; the person is signed in to the console, where what they may do follows their groups.
+         *     An accepted invite's link is answered `410`, as is an expired one, or one whose groups were all deleted. An
+         *     address that belongs to a user of another organization cannot accept (an address signs in to one organization
+         *     only): the console answers `409` and the invite stays `PENDING`.
          */
         post: operations["createInvite"];
         delete?: never;
@@ -664,7 +681,7 @@ export interface paths {
         };
         /**
          * List users
-         * @description Lists the organization's users by creation time, newest first by default, optionally only the user with one email address.
+         * @description Lists the organization's users by creation time, newest first by default, optionally only the user with one email address. A person invited (`POST /invites`) is listed once they accepted the invite in the web console, with the invite's groups, and not before.
          */
         get: operations["listUsers"];
         put?: never;
@@ -1105,8 +1122,9 @@ export interface components {
             policy: "builtin:READONLY" | "builtin:AUDITOR" | "builtin:EDITOR" | "builtin:CONTRIBUTOR" | "builtin:MANAGER" | "builtin:ORGANIZATION_REPORT_VIEWER" | "builtin:IAC_SCANNER";
         };
         /**
-         * @description A new invite. 409 when a `PENDING` invite for the address exists or the address already belongs to a user of the
-         *     organization; 404 when a group id is unknown.
+         * @description A new invite. 400 (`AlreadyInvitedError`) when a `PENDING` invite for the address exists, 400
+         *     (`AlreadyAttachedToTenantError`) when the address already belongs to a user of the organization; 404 when a group
+         *     id is unknown.
          * @example {
          *       "email": "dana.lee@example.com",
          *       "group_ids": [
@@ -1122,7 +1140,7 @@ export interface components {
              */
             email: string;
             /**
-             * @description Whether the invite expires (7 days after creation); `false` = it never expires.
+             * @description Whether the invite, and the link its email carries, expire (7 days after creation); `false` = they never expire.
              * @default true
              */
             expires?: boolean;
@@ -1513,8 +1531,10 @@ export interface components {
             type: "InternalServerError" | "DatabaseError";
         };
         /**
-         * @description An invitation of an email address into the organization. `PENDING` until accepted in the web console
-         *     (`ACCEPTED`: the person became a user with the invite's groups) or until `expires_at` passes (`EXPIRED`).
+         * @description An invitation of an email address into the organization, emailed to it with a one-time link into the web console
+         *     (see `POST /invites`). `PENDING` until the person accepts it there (`ACCEPTED`: they chose a password and became
+         *     an `ACTIVE` user of the organization in the invite's groups) or until `expires_at` passes (`EXPIRED`: the link is
+         *     refused, and a new invite of the address may be made). An accepted or expired invite never changes again.
          */
         Invite: {
             /**
@@ -1532,7 +1552,7 @@ export interface components {
              * @description Expiry (Unix seconds), 7 days after creation; `null` when the invite never expires.
              */
             expires_at: number | null;
-            /** @description Groups granted on acceptance, group id to group name. At most 1000 groups. */
+            /** @description Groups granted on acceptance, group id to group name. At most 1000 groups. A group deleted since is no longer listed, and not granted. */
             groups?: {
                 [key: string]: string;
             };
@@ -1553,7 +1573,7 @@ export interface components {
             status: "PENDING" | "ACCEPTED" | "EXPIRED";
             /**
              * Format: int64
-             * @description Last change (Unix seconds).
+             * @description Last change (Unix seconds); for an `ACCEPTED` invite, when it was accepted.
              */
             updated_at?: number;
         };
@@ -2421,7 +2441,7 @@ export interface components {
             id: string;
             /** @description Last name. */
             last_name?: string;
-            /** @description Whether the user owns the organization. */
+            /** @description Whether the user owns the organization: the admin the server creates at first start. Users who accepted an invite are not owners. */
             owner?: boolean;
             /**
              * @description Kind of record; always `user`.
@@ -2429,7 +2449,7 @@ export interface components {
              */
             resource_type?: "user";
             /**
-             * @description `ACTIVE` can sign in; `INVITED` has accepted an invite but not finished signing up; `DISABLED` cannot sign in.
+             * @description `ACTIVE` can sign in to the web console. Every user this server makes is `ACTIVE` from the start: the admin it creates at first start, and each person who accepts an invite, since accepting sets their password in the same step. An invited person who has not accepted yet is no user (their invite is `PENDING`), so `INVITED` is never answered; `DISABLED` (cannot sign in) is not set by any operation.
              * @enum {string}
              */
             status: "ACTIVE" | "INVITED" | "DISABLED";

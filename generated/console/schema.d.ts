@@ -26,12 +26,14 @@ export interface paths {
          *       oldest: first in `asc`, last in `desc`.
          *
          *     Ties are broken by name and then client id, both ascending, so pages are stable.
+         *
+         *     Needs read access to the API clients (`access.api_clients` of the session `read` or `manage`; see "Access" in the introduction), else `403 AuthorizationError`.
          */
         get: operations["listApiClients"];
         put?: never;
         /**
          * Create an API client
-         * @description Creates an API client with the given name and status `Created`. The server assigns its client id; no secret exists yet, so the client cannot authenticate until generateApiClientSecret is called. With `with_secret: true` the first secret is generated in the same step: the client is created `Active` and the answer carries `client_secret` (with `Cache-Control: no-store`), the only time it is shown; this is how the console creates a client. A name already used by another client of the organization (compared case-insensitively) is answered 409, and nothing is created. An organization has at most 50 API clients, however they were created, a setting of the server (`MAX_API_CLIENTS_PER_ORG`; the operator's `api-clients create` command is not held to it): one more is a 409 `Conflict` naming the setting and its value, e.g. `this organization has 50 API clients, the most it may have (MAX_API_CLIENTS_PER_ORG=50)`, and nothing is created; deleting one makes room.
+         * @description Creates an API client with the given name and status `Created`. The server assigns its client id; no secret exists yet, so the client cannot authenticate until generateApiClientSecret is called. With `with_secret: true` the first secret is generated in the same step: the client is created `Active` and the answer carries `client_secret` (with `Cache-Control: no-store`), the only time it is shown; this is how the console creates a client. A name already used by another client of the organization (compared case-insensitively) is answered 409, and nothing is created. An organization has at most 50 API clients, however they were created, a setting of the server (`MAX_API_CLIENTS_PER_ORG`; the operator's `api-clients create` command is not held to it): one more is a 409 `Conflict` naming the setting and its value, e.g. `this organization has 50 API clients, the most it may have (MAX_API_CLIENTS_PER_ORG=50)`, and nothing is created; deleting one makes room. Needs the right to manage API clients (`access.api_clients` of the session `manage`; see "Access" in the introduction), else `403 AuthorizationError` and nothing changes.
          */
         post: operations["createApiClient"];
         delete?: never;
@@ -55,14 +57,14 @@ export interface paths {
         };
         /**
          * Get an API client
-         * @description One API client of the organization. The secret is never returned.
+         * @description One API client of the organization. The secret is never returned. Needs read access to the API clients (`access.api_clients` of the session `read` or `manage`; see "Access" in the introduction), else `403 AuthorizationError`.
          */
         get: operations["getApiClient"];
         put?: never;
         post?: never;
         /**
          * Delete an API client
-         * @description Removes the client in any status. Its secret stops working at once: the next compliance API request with it is answered 401. The client id is not reused. The console asks for confirmation first.
+         * @description Removes the client in any status. Its secret stops working at once: the next compliance API request with it is answered 401. The client id is not reused. The console asks for confirmation first. Needs the right to manage API clients (`access.api_clients` of the session `manage`; see "Access" in the introduction), else `403 AuthorizationError` and nothing changes.
          */
         delete: operations["deleteApiClient"];
         options?: never;
@@ -92,14 +94,77 @@ export interface paths {
          *
          *     Generating again (regenerate) replaces the previous secret, which stops working at once: the next compliance
          *     API request with it is answered 401. A revoked client becomes `Active` again with the new secret.
+         *
+         *     Needs the right to manage API clients (`access.api_clients` of the session `manage`; see "Access" in the introduction), else `403 AuthorizationError` and nothing changes.
          *     `last_activity_at` is kept.
          */
         post: operations["generateApiClientSecret"];
         /**
          * Revoke an API client secret
-         * @description Revokes the client's active secret, which stops working at once: the next compliance API request with it is answered 401. The status becomes `Secret Revoked`; generateApiClientSecret makes the client usable again. A client without an active secret (`Created` or already `Secret Revoked`) is answered 409.
+         * @description Revokes the client's active secret, which stops working at once: the next compliance API request with it is answered 401. The status becomes `Secret Revoked`; generateApiClientSecret makes the client usable again. A client without an active secret (`Created` or already `Secret Revoked`) is answered 409. Needs the right to manage API clients (`access.api_clients` of the session `manage`; see "Access" in the introduction), else `403 AuthorizationError` and nothing changes.
          */
         delete: operations["revokeApiClientSecret"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invitations/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The invitation's token: the part after `#` of the link its email carries (32 random bytes, base64url without padding). The server keeps only its SHA-256 hash, and never writes the token to its log.
+                 * @example nkK8UQRVxTZrR53FqglFnCjaLTw2VGtz9n8OQ5iRG8Y
+                 */
+                token: components["parameters"]["token"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read an invitation
+         * @description What the invitation behind a link is for: the email address invited (the new user's sign-in name), the
+         *     organization, the groups the user will join and when the invitation expires. The console's accept page
+         *     (`/console/invitation#<token>`) reads it before showing its form. Needs no session and no CSRF token: the token
+         *     is the credential. Reading changes nothing; the link still works afterwards.
+         *
+         *     - `404 NotFound` (`This invitation link is not valid: …`) when the token names no invitation: it was never
+         *       issued, or a later email of the same invite replaced it (each email carries a new link, and only the link of
+         *       the latest one works).
+         *     - `410 Gone` when the invitation can no longer be accepted, the message saying which: it was accepted already
+         *       (the invite is `ACCEPTED`; the person signs in with its email address instead), it expired (its `expires_at`
+         *       passed: the invite is `EXPIRED`), or every group it was to grant has been deleted since.
+         *
+         *     An unknown token counts as a failed authentication, under the same limits and counts as failed sign-ins (with
+         *     the email address `invitation`): past a limit the call is answered `429` with `Retry-After`, the token
+         *     unchecked. A used or expired token is no guess and is not counted.
+         */
+        get: operations["getInvitation"];
+        put?: never;
+        /**
+         * Accept an invitation
+         * @description Accepts the invitation with the password the person chose, and signs them in. In one transaction: a user of the
+         *     invite's organization is created with the invite's email address (lower case), `ACTIVE`, not an owner, without
+         *     a name, and with the password's salted scrypt hash (as every console password); they join the invite's groups
+         *     that still exist; the invite becomes `ACCEPTED` and its link stops working. The new user is then listed by the
+         *     compliance API's `GET /users`. The answer is a session with its `Set-Cookie` header, as signIn's; a session
+         *     cookie the browser still sent is ended, as on sign-in. What the user may do in the console then follows their
+         *     groups (see "Access" in the introduction). Needs no session and no CSRF token: the token is the credential, and
+         *     the body must be JSON (`Content-Type: application/json`), which a cross-site HTML form cannot send.
+         *
+         *     Two requests with the same token at once make one user: one is answered `200`, the other `410`.
+         *
+         *     - `400` when the password is missing, shorter than 12 characters (`password: must NOT have fewer than 12
+         *       characters`) or longer than 1024; nothing changes and the link still works.
+         *     - `404` and `410` as getInvitation; nothing changes.
+         *     - `409 Conflict` when the email address already belongs to a user, of this or another organization (an address
+         *       signs in to one organization only); nothing changes, and the invite stays `PENDING`.
+         *
+         *     Unknown tokens count as failed authentications, as for getInvitation (`429`).
+         */
+        post: operations["acceptInvitation"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -114,7 +179,7 @@ export interface paths {
         };
         /**
          * Get the current session
-         * @description Returns the signed-in user, their organization, the session's CSRF token and its expiry. The console calls it on page load to learn whether it is signed in and to recover the CSRF token. Does not extend the session.
+         * @description Returns the signed-in user, their organization, the session's CSRF token and its expiry, and what the user may do now (`access`, as their groups decide; see "Access" in the introduction). The console calls it on page load to learn whether it is signed in and to recover the CSRF token. Does not extend the session.
          */
         get: operations["getSession"];
         put?: never;
@@ -145,6 +210,16 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * @description The password the invited person chooses: at least 12 characters (code points), at most 1024. They sign in with it and the invited email address from then on.
+         * @example {
+         *       "password": "correct horse battery staple"
+         *     }
+         */
+        AcceptInvitationInput: {
+            /** @description The new user's password, at least 12 characters. */
+            password: string;
+        };
         /**
          * @description An API client: a credential pair for the compliance API (`/v0`), where the client id is the Basic-auth user name
          *     and the client secret the password. A client may read data across all environments of its organization.
@@ -351,6 +426,22 @@ export interface components {
             type: "Conflict";
         };
         /**
+         * @description What the signed-in user may do in the console, as their groups decide (see "Access" in the introduction), and why. Read at sign-in and on every getSession; a group change shows on the next read (within a second).
+         * @example {
+         *       "api_clients": "manage",
+         *       "reason": "You own this organization, so you may manage its API clients."
+         *     }
+         */
+        ConsoleAccess: {
+            /**
+             * @description `manage`: list, create, generate and regenerate secrets, revoke and delete API clients; `read`: list and read them only (the other calls are answered `403`); `none`: not even list them (every API client call is answered `403`).
+             * @enum {string}
+             */
+            api_clients: "manage" | "read" | "none";
+            /** @description Why, in a sentence the console shows as it is: the owner's rights, or the user's groups (up to five named) and the policy that would be needed. */
+            reason: string;
+        };
+        /**
          * @description A new API client. Only the name is chosen; the server assigns the client id.
          * @example {
          *       "name": "ci-pipeline"
@@ -364,6 +455,28 @@ export interface components {
              * @default false
              */
             with_secret?: boolean;
+        };
+        /**
+         * @description Error body of a 410 answer: the invitation was accepted already, has expired, or has no group left to grant.
+         * @example {
+         *       "type": "Gone",
+         *       "code": 410,
+         *       "message": "This invitation was accepted already; sign in with dana.lee@example.com"
+         *     }
+         */
+        GoneError: {
+            /**
+             * @description The HTTP status, repeated.
+             * @enum {integer}
+             */
+            code: 410;
+            /** @description Why the invitation can no longer be accepted, and what to do instead. */
+            message: string;
+            /**
+             * @description The kind of error.
+             * @enum {string}
+             */
+            type: "Gone";
         };
         /**
          * @description Error body of a 500 answer.
@@ -386,6 +499,61 @@ export interface components {
              * @enum {string}
              */
             type: "InternalServerError" | "DatabaseError";
+        };
+        /**
+         * @description An invitation as its link shows it to the person invited, before they accept it: who is invited, into which organization and groups, and until when.
+         * @example {
+         *       "email": "dana.lee@example.com",
+         *       "organization": {
+         *         "id": "9b2e4c71-0d3a-4f68-b5e2-7a1c8d9f0e34",
+         *         "name": "Example Org"
+         *       },
+         *       "groups": [
+         *         {
+         *           "id": "4c6e8a0c-2e4a-4c6e-8a0c-2e4a6c8e0a2c",
+         *           "name": "Auditors",
+         *           "policy": "builtin:AUDITOR"
+         *         }
+         *       ],
+         *       "expires_at": 1767268800
+         *     }
+         */
+        Invitation: {
+            /**
+             * Format: email
+             * @description The invited email address, in lower case; the user's sign-in name once accepted.
+             */
+            email: string;
+            /**
+             * Format: int64
+             * @description Unix seconds at which the invitation, and its link, expire (the invite's `expires_at`); `null` when it never expires.
+             */
+            expires_at: number | null;
+            /** @description The groups the user will join, by name (the invite's groups that still exist; at least one). What the user may do follows from their policies (see "Access" in the introduction). */
+            groups: components["schemas"]["InvitationGroup"][];
+            organization: components["schemas"]["Organization"];
+        };
+        /**
+         * @description A group an invitation makes its user a member of.
+         * @example {
+         *       "id": "4c6e8a0c-2e4a-4c6e-8a0c-2e4a6c8e0a2c",
+         *       "name": "Auditors",
+         *       "policy": "builtin:AUDITOR"
+         *     }
+         */
+        InvitationGroup: {
+            /**
+             * Format: uuid
+             * @description The group's id.
+             */
+            id: string;
+            /** @description The group's name. */
+            name: string;
+            /**
+             * @description The policy the group grants over its environments (the compliance API's "Access control").
+             * @enum {string}
+             */
+            policy: "builtin:READONLY" | "builtin:AUDITOR" | "builtin:EDITOR" | "builtin:CONTRIBUTOR" | "builtin:MANAGER" | "builtin:ORGANIZATION_REPORT_VIEWER" | "builtin:IAC_SCANNER";
         };
         /** @description A client just created: the fields of an ApiClient (see there), and, when the request asked for it with `with_secret: true`, its first secret. With it the client is `Active`, and `client_secret` is shown only in this answer (the server keeps only its SHA-256 hash); without it the client is `Created` and there is no `client_secret`. (The fields are listed here rather than combined with ApiClient, so that tools comparing versions of this spec see the same fields as before.) */
         NewApiClient: {
@@ -513,10 +681,15 @@ export interface components {
          *         "name": "Example Org"
          *       },
          *       "csrf_token": "Xk3vR9pLq2Wm8Tn5Yb7Hc1Jd4Fs6Ga0Ze3Uo9Ri2Tq5",
-         *       "expires_at": 1767268800
+         *       "expires_at": 1767268800,
+         *       "access": {
+         *         "api_clients": "manage",
+         *         "reason": "You own this organization, so you may manage its API clients."
+         *       }
          *     }
          */
         Session: {
+            access: components["schemas"]["ConsoleAccess"];
             /** @description The session's CSRF token (at least 32 random bytes, base64url without padding). It stays the same for the whole session; send it in the `X-CSRF-Token` header on every state-changing call. */
             csrf_token: string;
             /**
@@ -613,7 +786,8 @@ export interface components {
         };
         /**
          * @description The `X-CSRF-Token` header is missing or does not match the session's token (`InvalidCsrfToken`), or the
-         *     signed-in user may not perform the operation (`AuthorizationError`). Nothing changed.
+         *     signed-in user's groups do not allow the operation (`AuthorizationError`, its message naming what is
+         *     missing; see "Access" in the introduction). Nothing changed.
          */
         Forbidden: {
             headers: {
@@ -623,6 +797,15 @@ export interface components {
                 "application/json": components["schemas"]["AuthorizationError"];
             };
         };
+        /** @description The invitation can no longer be accepted: it was accepted already, it expired, or every group it was to grant has been deleted. The message says which, and what to do instead. Nothing changed. */
+        Gone: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["GoneError"];
+            };
+        };
         /** @description The server failed (`InternalServerError`) or its database did (`DatabaseError`). The request may be retried. */
         InternalServerError: {
             headers: {
@@ -630,6 +813,15 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["InternalServerError"];
+            };
+        };
+        /** @description The token names no invitation: it was never issued, or a later email of the same invite replaced it. Nothing changed. Counted as a failed authentication. */
+        InvitationNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["NotFoundError"];
             };
         };
         /** @description The resource does not exist in the signed-in user's organization (another organization's resources are reported the same way). */
@@ -665,7 +857,8 @@ export interface components {
             };
         };
         /**
-         * @description Too many failed authentications; nothing was checked. Failures in any window (the server's settings; by default
+         * @description Too many failed authentications (failed sign-ins, and unknown invitation tokens, counted as failed sign-ins
+         *     with the email address `invitation`); nothing was checked. Failures in any window (the server's settings; by default
          *     15 minutes) are limited to 10 per client address and email address together, 50 per client address (failed
          *     sign-ins here and failed Basic authentications on the compliance and conductor APIs together) and 100 per
          *     email address across all client addresses. The last counts against an address only once that address has
@@ -706,6 +899,11 @@ export interface components {
          * @example cl_7Hq2Lm9Xz4Rt8Vb1Nc3Kd5
          */
         client_id: string;
+        /**
+         * @description The invitation's token: the part after `#` of the link its email carries (32 random bytes, base64url without padding). The server keeps only its SHA-256 hash, and never writes the token to its log.
+         * @example nkK8UQRVxTZrR53FqglFnCjaLTw2VGtz9n8OQ5iRG8Y
+         */
+        token: string;
     };
     requestBodies: never;
     headers: never;
@@ -742,6 +940,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -806,6 +1005,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -907,6 +1107,89 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The invitation's token: the part after `#` of the link its email carries (32 random bytes, base64url without padding). The server keeps only its SHA-256 hash, and never writes the token to its log.
+                 * @example nkK8UQRVxTZrR53FqglFnCjaLTw2VGtz9n8OQ5iRG8Y
+                 */
+                token: components["parameters"]["token"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invitation, still `PENDING`. */
+            200: {
+                headers: {
+                    /** @description The answer is one person's invitation and must not be cached. */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["InvitationNotFound"];
+            410: components["responses"]["Gone"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    acceptInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The invitation's token: the part after `#` of the link its email carries (32 random bytes, base64url without padding). The server keeps only its SHA-256 hash, and never writes the token to its log.
+                 * @example nkK8UQRVxTZrR53FqglFnCjaLTw2VGtz9n8OQ5iRG8Y
+                 */
+                token: components["parameters"]["token"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AcceptInvitationInput"];
+            };
+        };
+        responses: {
+            /** @description Accepted. The body is the new user's session; `Set-Cookie` carries the session cookie. */
+            200: {
+                headers: {
+                    /** @description The answer carries the CSRF token and must not be cached. */
+                    "Cache-Control"?: "no-store";
+                    /** @description `console_session=<opaque>; Max-Age=43200; Path=/console; HttpOnly; SameSite=Strict`, plus `Secure` over TLS, as signIn's. The `default` shown is what the Prism mock sends. */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["InvitationNotFound"];
+            /** @description The invited email address already belongs to a user. Nothing changed; the invite stays `PENDING`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            410: components["responses"]["Gone"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -29,6 +29,7 @@ export async function bootstrap(
       simulator: { driftRate: config.simDriftRate },
       authenticationLimits: config.authenticationLimits,
       notifications: { smtpUrl: config.smtpUrl, smtpFrom: config.smtpFrom, webhookAllowPrivate: config.webhookAllowPrivate },
+      ...(config.publicUrl !== undefined && { publicUrl: config.publicUrl }),
     });
     const org = await services.organizations.ensure(DEFAULT_ORGANIZATION);
     const adminFile = await services.consoleAuth.ensureAdmin(org.id, config.consoleAdminEmail, config.consoleAdminPassword, config.consoleAdminPasswordFile);

@@ -16,6 +16,15 @@ describe('configuration', () => {
     });
   });
 
+  it('reads PUBLIC_URL, where invitation links point, without a trailing slash, and refuses anything but http(s)', () => {
+    expect(loadConfig({}).publicUrl).toBeUndefined();
+    expect(loadConfig({ PUBLIC_URL: 'https://compliance.example.com/' }).publicUrl).toBe('https://compliance.example.com');
+    expect(loadConfig({ PUBLIC_URL: 'http://10.0.0.5:8080/compliance/' }).publicUrl).toBe('http://10.0.0.5:8080/compliance');
+    for (const bad of ['compliance.example.com', 'ftp://example.com', 'https://example.com/?a=1', 'https://example.com/#x', 'https://user:pw@example.com']) {
+      expect(() => loadConfig({ PUBLIC_URL: bad })).toThrow(ConfigError);
+    }
+  });
+
   it('reads LOG_LEVEL in any case, and METRICS_PORT', () => {
     expect(loadConfig({ LOG_LEVEL: 'DEBUG', METRICS_PORT: '9464' })).toMatchObject({ logLevel: 'debug', metricsPort: 9464 });
     expect(loadConfig({ PORT: '0', METRICS_PORT: '0' }).metricsPort).toBe(0);

@@ -44,6 +44,11 @@ export interface Config {
   smtpUrl: string | undefined;
   /** Sender address of email notifications. */
   smtpFrom: string;
+  /**
+   * The address people reach the server at (`https://compliance.example.com`), where the links of invitation emails
+   * point; unset, they point to the address the inviting request was sent to.
+   */
+  publicUrl: string | undefined;
   /** Let webhooks target loopback, private and link-local addresses (local use only). */
   webhookAllowPrivate: boolean;
   /** Origins whose browser pages may call the APIs (CORS), or `*` for any; unset, none. */
@@ -59,7 +64,7 @@ export interface Config {
    * addresses that failed with it) and per client address, before attempts are refused unchecked (AUTH_…).
    */
   authenticationLimits: AuthenticationLimits;
-  /** The stateful mock (`MOCK_RESET=true`): demo data on SQLite, `POST /mock/reset` restores it. Never in production. */
+  /** The stateful mock (`MOCK_RESET=true`): demo data on SQLite, `POST /mock/reset` restores it, `POST /mock/scenarios/{name}` loads others. Never in production. */
   mockReset: boolean;
   /** The least severe level the log writes. */
   logLevel: LogLevel;
@@ -201,6 +206,22 @@ function smtpUrl(env: Env): string | undefined {
     throw new ConfigError('SMTP_URL', "must be 'smtp://host:port' or 'smtps://user:password@host:port'");
   }
   return raw;
+}
+
+/** `PUBLIC_URL`: `http(s)://host[:port]`, kept without a trailing slash; no query, fragment or credentials. */
+function publicUrl(env: Env): string | undefined {
+  const raw = env.PUBLIC_URL?.trim();
+  if (!raw) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '' || raw.includes('?') || raw.includes('#')) {
+    throw new ConfigError('PUBLIC_URL', `must be 'http(s)://host[:port]', optionally with a path, got '${raw}'`);
+  }
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -364,6 +385,7 @@ export function loadConfig(given: Env = process.env): Config {
     quotas: quotas(env),
     smtpUrl: smtpUrl(env),
     smtpFrom: smtpFrom(env),
+    publicUrl: publicUrl(env),
     webhookAllowPrivate: boolean(env, 'WEBHOOK_ALLOW_PRIVATE', false),
     corsOrigins: corsOrigins(env),
     trustProxy: proxies,
@@ -408,6 +430,7 @@ export function configSummary(config: Config): Record<string, unknown> {
     quotas: config.quotas,
     smtp: config.smtpUrl === undefined ? 'none' : describeSmtp(config.smtpUrl),
     smtpFrom: config.smtpFrom,
+    publicUrl: config.publicUrl ?? 'none (invitation links use the address the inviting request was sent to)',
     webhookAllowPrivate: config.webhookAllowPrivate,
     corsOrigins: config.corsOrigins === undefined ? 'none' : config.corsOrigins === '*' ? '*' : config.corsOrigins.join(','),
     trustProxy: Array.isArray(config.trustProxy) ? config.trustProxy.join(',') : config.trustProxy,

@@ -5,10 +5,10 @@ import { ConfigError, configSummary, loadConfig, type Config } from './config.js
 import { bootstrap } from './bootstrap.js';
 import { systemClock } from './domain/clock.js';
 import { faultPoints } from './domain/jobs/fault-points.js';
-import { createApp } from './http/app.js';
+import { createApp, type AppOptions } from './http/app.js';
 import { limitConnections } from './http/connection-limits.js';
 import { httpServerFor } from './http/http-server.js';
-import { prepareMockDatabase, printMockCredentials } from './demo/mock.js';
+import { MOCK_SCENARIOS, prepareMockDatabase, printMockCredentials, scenarioLoader, type MockScenarioName } from './demo/mock.js';
 import { createLogger } from './logger.js';
 import { createMetricsServer, Metrics } from './metrics.js';
 import { openDatabase } from './storage/database.js';
@@ -22,9 +22,10 @@ async function start(config: Config, log: Logger): Promise<void> {
   // Undefined unless a test configured fault points: then the job queue calls it at every point its work passes.
   const faultPoint = faultPoints({ armedFile: config.faultPointsFile, traceFile: config.faultTraceFile });
   const services = await bootstrap(config, systemClock, openDatabase(config.databaseUrl, { pool: config.databasePool, log }), { log, metrics, faultPoint });
-  let mockReset: (() => Promise<number>) | undefined;
+  let mockScenarios: AppOptions['mockScenarios'];
   if (config.mockReset) {
-    // The stateful mock: snapshot the seeded demo; a reset pauses the background work, restores, resumes it.
+    // The stateful mock: every scenario's data set made once; loading one pauses the background work, replaces the
+    // database, resumes it.
     const mock = await prepareMockDatabase(
       services,
       config.databaseUrl.slice('sqlite:'.length),
@@ -35,20 +36,11 @@ async function start(config: Config, log: Logger): Promise<void> {
       join(dirname(config.conductorRootSecretFile), 'mock-credentials.json'),
     );
     printMockCredentials(mock);
-    mockReset = async () => {
-      const started = performance.now();
-      services.scheduler.stop();
-      services.enforcer.stop();
-      await services.jobs.stop(500);
-      await services.apiClients.flushActivity();
-      await mock.restore();
-      // The restored clients and groups replace whatever this process has cached of the ones before.
-      services.apiClients.forgetAll();
-      services.access.forgetGrants();
-      services.jobs.start();
-      services.scheduler.start(config.schedulerIntervalMs);
-      services.enforcer.start(config.enforcementIntervalMs);
-      return performance.now() - started;
+    const load = scenarioLoader(services, mock, { schedulerIntervalMs: config.schedulerIntervalMs, enforcementIntervalMs: config.enforcementIntervalMs });
+    mockScenarios = {
+      list: () => MOCK_SCENARIOS.map(({ name, description }) => ({ name, description, ready: mock.isReady(name) })),
+      // The app loads only the names listed.
+      load: (name) => load(name as MockScenarioName),
     };
   }
   const app = createApp({
@@ -57,7 +49,7 @@ async function start(config: Config, log: Logger): Promise<void> {
     log,
     metrics,
     metricsOnOwnPort: config.metricsPort !== undefined,
-    ...(mockReset && { mockReset }),
+    ...(mockScenarios && { mockScenarios }),
     ...(config.corsOrigins && { corsOrigins: config.corsOrigins }),
     trustProxy: config.trustProxy,
   });

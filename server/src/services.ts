@@ -15,6 +15,7 @@ import { RuleSource } from './domain/scans/rule-set.js';
 import { EvaluationPool } from './domain/rules/evaluation-pool.js';
 import { CustomRuleService } from './domain/custom-rules/service.js';
 import { AccessService } from './domain/access/service.js';
+import { INVITE_DELIVERY_JOB, InvitationService, type InviteDeliveryJob } from './domain/access/invitations.js';
 import { ScanRunner } from './domain/scans/runner.js';
 import { ScanScheduler } from './domain/scans/scheduler.js';
 import { SCAN_JOB, ScanService } from './domain/scans/service.js';
@@ -72,6 +73,8 @@ export interface Services {
   scheduler: ScanScheduler;
   customRules: CustomRuleService;
   access: AccessService;
+  /** Invites' emails, and their acceptance in the console. */
+  invitations: InvitationService;
   conductorAccounts: ConductorServices['conductorAccounts'];
   processes: ConductorServices['processes'];
   dryRuns: ConductorServices['dryRuns'];
@@ -92,6 +95,11 @@ export interface ServiceOptions {
    * whether webhooks may target loopback, private and link-local addresses (off unless set).
    */
   notifications?: { smtpUrl?: string; smtpFrom?: string; webhookAllowPrivate?: boolean };
+  /**
+   * The address people reach the server at (PUBLIC_URL), where invitation links point; unset, the links point to
+   * the address the inviting request was sent to.
+   */
+  publicUrl?: string;
   /** How long verified API-client credentials and grants are reused (tests shorten it or drive its clock). */
   apiClientCache?: ApiClientCacheOptions;
   /** Where background work logs (jobs, the scheduler, enforcement, deliveries); unset, nowhere. */
@@ -160,6 +168,8 @@ export function createServices(database: DatabaseHandle, clock: Clock, options: 
   // Scans evaluate the organization's enabled custom rules beside the built-in catalog.
   const rules = new RuleSource(customRules.activeRules);
   const scans = new ScanService({ environments: environmentRepository, scans: scanRepository, results, jobs, clock });
+  // Notifications and invites go out through the same SMTP server.
+  const email = new SmtpEmailSender({ url: options.notifications?.smtpUrl, from: options.notifications?.smtpFrom });
   const notifications = new NotificationService({
     notifications: new KyselyNotificationRepository(db),
     environments: environmentRepository,
@@ -168,7 +178,7 @@ export function createServices(database: DatabaseHandle, clock: Clock, options: 
     clock,
     webhook: new HttpWebhookSender({ allowPrivate: options.notifications?.webhookAllowPrivate ?? false }),
     webhookAllowPrivate: options.notifications?.webhookAllowPrivate ?? false,
-    email: new SmtpEmailSender({ url: options.notifications?.smtpUrl, from: options.notifications?.smtpFrom }),
+    email,
     // Webhook bodies carry events exactly as GET /events shows them.
     eventDocument,
     log,
@@ -215,16 +225,49 @@ export function createServices(database: DatabaseHandle, clock: Clock, options: 
   });
   // Credentials and grants of API clients are reused for a moment (see RecentlyRead), with the same bound.
   const apiClientCache = apiClientCacheOptions(options.apiClientCache);
-  const access = new AccessService({
-    groups: new KyselyGroupRepository(db, database.dialect),
-    invites: new KyselyInviteRepository(db),
+  // One count of failed authentications for the three APIs: an address guessing on one is limited on all.
+  const throttle = new AuthenticationThrottle(new KyselyAuthFailureRepository(db), clock, options.authenticationLimits);
+  const groupRepository = new KyselyGroupRepository(db, database.dialect);
+  const inviteRepository = new KyselyInviteRepository(db);
+  // What a console user may do follows their groups, which the access service reads (and reuses for a moment).
+  const consoleAuth: ConsoleAuthService = new ConsoleAuthService(
+    new KyselyUserRepository(db),
+    new KyselyOrganizationRepository(db),
+    new KyselySessionRepository(db),
+    throttle,
+    clock,
+    (user) => access.consoleAccessOf(user),
+    options.passwordHashing,
+  );
+  const invitations: InvitationService = new InvitationService({
+    invites: inviteRepository,
+    users: new KyselyUserRepository(db),
+    groups: groupRepository,
+    organizations: new KyselyOrganizationRepository(db),
+    consoleAuth,
+    throttle,
+    jobs,
+    email,
+    clock,
+    ...(options.passwordHashing && { hashing: options.passwordHashing }),
+    ...(options.publicUrl !== undefined && { publicUrl: options.publicUrl }),
+    log,
+  });
+  jobs.register(
+    INVITE_DELIVERY_JOB,
+    (payload, context) => invitations.deliver(payload as InviteDeliveryJob, context.reached, context.signal),
+    // Nothing to settle: the invite stays PENDING, and the queue's log says the email was given up.
+    async () => {},
+  );
+  const access: AccessService = new AccessService({
+    groups: groupRepository,
+    invites: inviteRepository,
     users: new KyselyUserRepository(db),
     clock,
     grantsCache: apiClientCache,
     groupQuota: quotas.groups,
+    invitations,
   });
-  // One count of failed authentications for the three APIs: an address guessing on one is limited on all.
-  const throttle = new AuthenticationThrottle(new KyselyAuthFailureRepository(db), clock, options.authenticationLimits);
   return {
     ...conductor,
     clock,
@@ -232,14 +275,7 @@ export function createServices(database: DatabaseHandle, clock: Clock, options: 
     quotas,
     organizations: new OrganizationService(new KyselyOrganizationRepository(db), clock),
     apiClients: new ApiClientService(new KyselyApiClientRepository(db), clock, throttle, apiClientCache, quotas.apiClients),
-    consoleAuth: new ConsoleAuthService(
-      new KyselyUserRepository(db),
-      new KyselyOrganizationRepository(db),
-      new KyselySessionRepository(db),
-      throttle,
-      clock,
-      options.passwordHashing,
-    ),
+    consoleAuth,
     conductorUsers: new ConductorUserService(new KyselyConductorUserRepository(db), clock, { throttle, ...(options.passwordHashing && { hashing: options.passwordHashing }) }),
     validations,
     rbac: new RbacService({
@@ -267,5 +303,6 @@ export function createServices(database: DatabaseHandle, clock: Clock, options: 
     scheduler: new ScanScheduler(environmentRepository, scanRepository, jobs, scans, runner, clock, log),
     customRules,
     access,
+    invitations,
   };
 }

@@ -1,7 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, it } from '@jest/globals';
 import { newId } from '../src/domain/ids.js';
 import type { ServiceOptions } from '../src/services.js';
@@ -10,75 +9,11 @@ import { describeEachDatabase } from './databases.js';
 import { useTestServer, type TestServer } from './server.js';
 import { expect } from './expect.js';
 import { WebhookReceiver } from './webhook-receiver.js';
+import { SmtpSink } from './smtp-sink.js';
 
 const SECRET = 'webhook-secret-0123456789';
 
 /** Each environment gets an account of its own, so inventories and drift never leak between tests. */
-
-interface ReceivedMail {
-  from: string;
-  to: string[];
-  headers: Map<string, string>;
-  text: string;
-}
-
-/** An SMTP sink on 127.0.0.1 that keeps every message, and refuses recipients whose address starts with `refused`. */
-class SmtpSink {
-  readonly messages: ReceivedMail[] = [];
-  url = '';
-  private readonly server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onRcptTo(address, _session, callback) {
-      if (!address.address.startsWith('refused')) return callback();
-      callback(Object.assign(new Error('mailbox unavailable'), { responseCode: 550 }));
-    },
-    onData: (stream, session, callback) => {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        this.messages.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-          ...parseMessage(Buffer.concat(chunks).toString('utf8')),
-        });
-        callback();
-      });
-    },
-  });
-
-  async start(): Promise<void> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', () => resolve()));
-    this.url = `smtp://127.0.0.1:${(this.server.server.address() as AddressInfo).port}`;
-  }
-
-  to(address: string): ReceivedMail[] {
-    return this.messages.filter((m) => m.to.includes(address));
-  }
-
-  stop(): Promise<void> {
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
-}
-
-/** Headers (unfolded) and the text body, decoded when it is quoted-printable. */
-function parseMessage(raw: string): { headers: Map<string, string>; text: string } {
-  const split = raw.indexOf('\r\n\r\n');
-  const headers = new Map<string, string>();
-  for (const line of raw.slice(0, split).replace(/\r\n[ \t]+/g, ' ').split('\r\n')) {
-    const colon = line.indexOf(':');
-    headers.set(line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim());
-  }
-  let text = raw.slice(split + 4);
-  if (/quoted-printable/i.test(headers.get('content-transfer-encoding') ?? '')) {
-    text = Buffer.from(
-      text.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
-      'latin1',
-    ).toString('utf8');
-  }
-  return { headers, text: text.replace(/\r\n/g, '\n') };
-}
 
 const signature = (body: string, secret = SECRET) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 

@@ -12,7 +12,7 @@ import { serverEntry, ServerProcess } from './server-process.js';
 
 /**
  * Writes made beside the server — SQL from psql or sqlite3, a backfill, a restored backup — show at once: the
- * database moves the versions the servers' kept environments and pages are checked against (migration 0020), so two
+ * database moves the versions the servers' kept environments and pages are checked against (migration 0019), so two
  * server processes that have each read an environment and its page answer what the other connection wrote on their
  * next request. The outside writer is psql for PostgreSQL and Python's sqlite3 module for a SQLite file.
  */

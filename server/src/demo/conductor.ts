@@ -10,12 +10,18 @@ const EXAMPLES = join(PROJECT_ROOT, 'examples', 'conductor');
 /** Packs the files of one example directory into a tar, as a user would with `tar -C <dir> -cf`. */
 export async function packExample(directory: 'composition' | 'validation' | 'policy'): Promise<Buffer> {
   const dir = join(EXAMPLES, directory);
+  const files: Record<string, Buffer> = {};
+  for (const name of (await readdir(dir)).filter((n) => n.endsWith('.yaml')).sort()) files[name] = await readFile(join(dir, name));
+  return packFiles(files);
+}
+
+/** Packs files, by name, into a tar. */
+export async function packFiles(files: Record<string, string | Buffer>): Promise<Buffer> {
   const archive = pack();
   const chunks: Buffer[] = [];
   archive.on('data', (chunk: unknown) => chunks.push(chunk as Buffer));
   const ended = new Promise<void>((resolve) => archive.on('end', () => resolve()));
-  for (const name of (await readdir(dir)).filter((n) => n.endsWith('.yaml')).sort()) {
-    const content = await readFile(join(dir, name));
+  for (const [name, content] of Object.entries(files)) {
     await new Promise<void>((resolve, reject) => archive.entry({ name }, content, (error) => (error ? reject(error) : resolve())));
   }
   archive.finalize();

@@ -14,6 +14,8 @@ export type ErrorCode =
   | 'not_found'
   | 'method_not_allowed'
   | 'conflict'
+  /** What a link named can no longer be used (an invitation accepted or expired). */
+  | 'gone'
   | 'work_already_started'
   | 'already_invited'
   | 'already_member'

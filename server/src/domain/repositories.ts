@@ -3,7 +3,7 @@ import type { Event, EventFilter } from './events/types.js';
 import type { DeliveryAttempt, Notification } from './notifications/types.js';
 import type { Finding, RuleResult, Scan, ScannedResource, TypeResult } from './scans/types.js';
 import type { OrgUser } from './users/types.js';
-import type { GroupGrant } from './access/grants.js';
+import type { GroupGrant, NamedGrant } from './access/grants.js';
 import type { Group, Invite, NamedRef } from './access/types.js';
 import type { CustomRule, CustomRuleFilter, CustomRuleProvider, KeptRuleTestOutput } from './custom-rules/types.js';
 import type { Admission, SizeAdmission } from './quotas.js';
@@ -422,14 +422,45 @@ export interface GroupRepository {
   /** Each of the users ends up a member of exactly `groupIds`, all in one transaction. */
   replaceMemberships(userIds: readonly string[], groupIds: readonly string[]): Promise<void>;
   groupsOfUsers(userIds: readonly string[]): Promise<Map<string, NamedRef[]>>;
+  /** The groups of the organization among `ids`, each with its name and grant. */
+  namedGrants(orgId: string, ids: readonly string[]): Promise<NamedGrant[]>;
+  /** The groups the user belongs to, each with its name and grant. */
+  namedGrantsOfUser(userId: string): Promise<NamedGrant[]>;
 }
 
 export interface InviteRepository {
-  /** False when the organization has an invite for the address that is still pending at `now`. */
-  insert(invite: Invite, now: number): Promise<boolean>;
+  /**
+   * False when the organization has an invite for the address that is still pending at `now`. `delivery`, the job
+   * that emails the invite, is written with it or not at all.
+   */
+  insert(invite: Invite, now: number, delivery?: Job): Promise<boolean>;
   get(orgId: string, id: string): Promise<Invite | undefined>;
   /** By creation time, optionally only the invites of `email`. */
   list(orgId: string, filter: { email?: string }, page: PageRequest, direction: SortDirection): Promise<Page<Invite>>;
+  /** Makes `tokenHash` the only token of the invite, while it is pending at `now`; false when it is not. */
+  setTokenHash(orgId: string, id: string, tokenHash: string, now: number): Promise<boolean>;
+  /** The invite whose latest link carries the token of that hash, whatever its state. */
+  findByTokenHash(tokenHash: string): Promise<StoredInvite | undefined>;
+  /**
+   * Accepts the invite in one transaction: the invite `ACCEPTED` (only while still pending under `tokenHash`), the
+   * user created, and made a member of the invite's groups that still exist. Nothing changes unless all of it does:
+   * `not_pending` (accepted already, expired, or its token replaced), `no_groups` (every group deleted),
+   * `email_taken` (a user has the address).
+   */
+  accept(acceptance: InviteAcceptance): Promise<'accepted' | 'not_pending' | 'no_groups' | 'email_taken'>;
+}
+
+/** An invite as stored: with the hash of its latest link's token. */
+export interface StoredInvite extends Invite {
+  tokenHash: string | null;
+}
+
+export interface InviteAcceptance {
+  invite: Invite;
+  tokenHash: string;
+  /** The new user, with the invite's organization, email and id. */
+  user: OrgUser;
+  now: number;
 }
 
 export interface StoredSession {

@@ -11,6 +11,7 @@ import { conductorHandlers } from './conductor/index.js';
 import { authorizeCompliance } from './compliance/authorization.js';
 import { authorizeConductor } from './conductor/authorization.js';
 import { consoleHandlers } from './console/index.js';
+import { authorizeConsole } from './console/authorization.js';
 import type { CorsOrigins, TrustProxy } from '../config.js';
 import { mountConsole } from './console-app.js';
 import { withBoundsFirst } from './bounds-first.js';
@@ -41,6 +42,11 @@ export interface AppOptions {
   beforeHandler?: (api: ApiName, operationId: string) => void | Promise<void>;
   /** The stateful mock only (`MOCK_RESET=true`): restores the demo state; mounted as `POST /mock/reset`. */
   mockReset?: () => Promise<number>;
+  /**
+   * The stateful mock only: its scenarios, listed by `GET /mock/scenarios` and loaded by `POST /mock/scenarios/{name}`;
+   * without `mockReset`, `POST /mock/reset` loads `demo`.
+   */
+  mockScenarios?: MockScenarios;
   /** Origins whose pages may call the APIs from a browser (CORS_ORIGINS); unset, cross-origin calls are refused. */
   corsOrigins?: CorsOrigins;
   /** Which proxies to believe about the client's address and scheme (TRUST_PROXY); unset, none. */
@@ -50,6 +56,13 @@ export interface AppOptions {
   /** Times every API request; also answers GET /metrics unless `metricsOnOwnPort` (METRICS_PORT) serves them. */
   metrics?: Metrics;
   metricsOnOwnPort?: boolean;
+}
+
+/** The data sets the stateful mock loads by name (server/src/demo/mock.ts). */
+export interface MockScenarios {
+  list(): Array<{ name: string; description: string; ready: boolean }>;
+  /** Replaces the state with the scenario's data set (a listed name); resolves to how long it took, in milliseconds. */
+  load(name: string): Promise<number>;
 }
 
 export interface App {
@@ -129,7 +142,7 @@ function mountApi(app: Express, api: ApiDocument, options: AppOptions, context: 
     next();
   };
   const queryCheck = new QueryParameterCheck(api.openapi);
-  const mock = options.mockReset !== undefined;
+  const mock = mockResetOf(options) !== undefined;
   app.use(
     api.basePath,
     inOneLayer([
@@ -144,6 +157,7 @@ function mountApi(app: Express, api: ApiDocument, options: AppOptions, context: 
       // Group policies and rbac: after authentication and validation, before any handler runs.
       ...(api.name === 'compliance' ? [authorizeCompliance(api, options.services)] : []),
       ...(api.name === 'conductor' ? [authorizeConductor(api, options.services.rbac)] : []),
+      ...(api.name === 'console' ? [authorizeConsole(api)] : []),
       dispatcher(table, context, {
         validatingResponses: options.validateResponses,
         ...(options.beforeHandler && { beforeHandler: (operationId: string) => options.beforeHandler!(api.name, operationId) }),
@@ -179,6 +193,15 @@ export function inOneLayer(handlers: RequestHandler[]): RequestHandler {
   };
 }
 
+/** The stateful mock's reset, when the server is one: as given, or loading the `demo` scenario. */
+function mockResetOf(options: AppOptions): (() => Promise<number>) | undefined {
+  const { mockReset, mockScenarios } = options;
+  return mockReset ?? (mockScenarios && (() => mockScenarios.load('demo')));
+}
+
+/** Milliseconds as the mock controls answer them: to a tenth. */
+const tenths = (ms: number) => Math.round(ms * 10) / 10;
+
 /** Builds the whole server without listening; `main.ts` listens, tests use port 0. */
 export function createApp(options: AppOptions): App {
   const apis = Object.fromEntries(API_NAMES.map((name) => [name, loadApiDocument(name)])) as Record<ApiName, ApiDocument>;
@@ -209,7 +232,8 @@ export function createApp(options: AppOptions): App {
   });
 
   // The APIs first: Express tries each layer in turn, and API requests are the many.
-  const faults = options.mockReset ? new MockFaults(Object.values(apis)) : undefined;
+  const mockReset = mockResetOf(options);
+  const faults = mockReset ? new MockFaults(Object.values(apis)) : undefined;
   for (const api of Object.values(apis)) mountApi(app, api, options, context, faults);
 
   // Someone who opens the server's address in a browser is looking for the documentation.
@@ -231,19 +255,38 @@ export function createApp(options: AppOptions): App {
     });
   }
 
-  const { mockReset } = options;
   if (mockReset && faults) {
     if (options.corsOrigins) app.use('/mock', crossOriginMockControls(options.corsOrigins));
     app.post('/mock/reset', async (req, res) => {
       try {
         faults.clear();
-        res.json({ status: 'reset', duration_ms: Math.round((await mockReset()) * 10) / 10 });
+        res.json({ status: 'reset', duration_ms: tenths(await mockReset()) });
       } catch (error) {
         req.log.error({ err: error }, 'mock reset failed');
         res.status(500).json({ status: 'reset failed', message: String(error) });
       }
     });
     // Mock controls, like the reset: no credentials, in no API's spec; a refusal is `{"message": …}` with 400.
+    const { mockScenarios } = options;
+    if (mockScenarios) {
+      app.get('/mock/scenarios', (_req, res) => {
+        res.json({ scenarios: mockScenarios.list() });
+      });
+      app.post('/mock/scenarios/:name', async (req, res) => {
+        const known = mockScenarios.list().map((scenario) => scenario.name);
+        const { name } = req.params;
+        if (!known.includes(name)) {
+          return void res.status(404).json({ message: `no scenario '${name.slice(0, 80)}': the scenarios are ${known.join(', ')}` });
+        }
+        try {
+          faults.clear();
+          res.json({ scenario: name, duration_ms: tenths(await mockScenarios.load(name)) });
+        } catch (error) {
+          req.log.error({ err: error, scenario: name }, 'loading a mock scenario failed');
+          res.status(500).json({ message: `loading the scenario '${name}' failed: ${String(error)}` });
+        }
+      });
+    }
     app.get('/mock/faults', (_req, res) => {
       res.json({ faults: faults.list() });
     });

@@ -19,6 +19,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  gone: 410,
   // The public service answers these refusals 400 (its BadRequestError types), and its clients expect them there.
   work_already_started: 400,
   already_invited: 400,
@@ -44,6 +45,7 @@ const TYPE_OF: Record<ErrorCode, string> = {
   not_found: 'NotFound',
   method_not_allowed: 'MethodNotAllowed',
   conflict: 'Conflict',
+  gone: 'Gone',
   work_already_started: 'WorkAlreadyStartedException',
   already_invited: 'AlreadyInvitedError',
   already_member: 'AlreadyAttachedToTenantError',

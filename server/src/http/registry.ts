@@ -46,6 +46,11 @@ export interface HandlerRequest<Op, Principal> {
   cookie(name: string): string | undefined;
   /** The request came over TLS, to this server or (TRUST_PROXY) to a proxy it trusts. */
   secure: boolean;
+  /**
+   * `scheme://host[:port]` the request was sent to: its Host header, and its scheme, as this server sees them or
+   * (TRUST_PROXY) as a proxy it trusts says (X-Forwarded-Proto, X-Forwarded-Host).
+   */
+  origin: string;
   /** Which of these media types the request's Accept header prefers (the first when it names none of them). */
   preferredMediaType<T extends string>(...mediaTypes: [T, ...T[]]): T;
 }
@@ -139,6 +144,11 @@ class DispatchedRequest {
 
   get secure(): boolean {
     return this.req.secure;
+  }
+
+  get origin(): string {
+    // An HTTP/1.0 request may come without a Host header.
+    return `${this.req.protocol}://${this.req.host || 'localhost'}`;
   }
 
   preferredMediaType<T extends string>(...mediaTypes: [T, ...T[]]): T {

@@ -66,11 +66,18 @@ function callerOf(api: ApiName | undefined, principal: unknown): string | undefi
   }
 }
 
-/** The path without its query string: queries are the caller's to fill, and a careless one could hold a secret. */
+/** Paths that carry a credential: an invitation's token is the last segment of the console API's path. */
+const CREDENTIAL_IN_PATH = /^(\/console\/api\/invitations\/)[^/]+/i;
+
+/**
+ * The path without its query string (queries are the caller's to fill, and a careless one could hold a secret), and
+ * with an invitation's token replaced by `{token}`.
+ */
 function pathOf(req: Request): string {
   const url = req.originalUrl;
   const query = url.indexOf('?');
-  return query === -1 ? url : url.slice(0, query);
+  const path = query === -1 ? url : url.slice(0, query);
+  return path.replace(CREDENTIAL_IN_PATH, '$1{token}');
 }
 
 /**

@@ -1,4 +1,5 @@
 import { closeSync, openSync } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import SqliteDatabase from 'better-sqlite3';
@@ -28,6 +29,13 @@ export interface DatabaseHandle {
    * `databaseAnswers`.
    */
   ping?(timeoutMs: number): Promise<boolean>;
+  /**
+   * SQLite file only: makes `file` the database, moved into place (renamed: it must be on the same filesystem and is
+   * gone afterwards), in the time a rename and an open take whatever its size. The stateful mock loads its scenarios
+   * so. The caller holds the connection (`db.connection().execute`), so that no query runs meanwhile; the handle,
+   * its query builder and its prepared queries stay as they are and read the new file from then on.
+   */
+  replaceFile?(file: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -72,6 +80,11 @@ export async function databaseAnswers(handle: DatabaseHandle, timeoutMs: number)
 
 const STATEMENT_CACHE_SIZE = 500;
 
+/** The connection of an SQLite handle: another once `replaceFile` put another file in place. */
+interface SqliteConnectionHolder {
+  current: SqliteDatabase.Database;
+}
+
 type SqliteDatabaseLike = Exclude<SqliteDialectConfig['database'], () => unknown>;
 
 /**
@@ -80,14 +93,15 @@ type SqliteDatabaseLike = Exclude<SqliteDialectConfig['database'], () => unknown
  * (compiled-rows.ts). A statement still iterating a result (a stream) is busy and cannot be shared, so a busy one
  * is replaced by a fresh statement for the new caller.
  */
-function withStatementCache(sqlite: SqliteDatabase.Database): SqliteDatabaseLike {
+function withStatementCache(sqlite: SqliteConnectionHolder): SqliteDatabaseLike & { clear(): void } {
   const statements = new Map<string, CompiledRowStatement>();
   return {
-    close: () => sqlite.close(),
+    close: () => sqlite.current.close(),
+    clear: () => statements.clear(),
     prepare(sql: string) {
       const cached = statements.get(sql);
       if (cached && !cached.busy) return cached;
-      const statement = new CompiledRowStatement(sqlite.prepare(sql));
+      const statement = new CompiledRowStatement(sqlite.current.prepare(sql));
       if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
       statements.set(sql, statement);
       return statement;
@@ -111,7 +125,7 @@ class ImmediateSqliteDriver extends SqliteDriver {
 
   constructor(
     config: SqliteDialectConfig,
-    private readonly sqlite: SqliteDatabase.Database,
+    private readonly sqlite: SqliteConnectionHolder,
     private readonly faults: SqliteFaultReporter,
   ) {
     super(config);
@@ -124,11 +138,11 @@ class ImmediateSqliteDriver extends SqliteDriver {
   }
 
   override async releaseConnection(): Promise<void> {
-    if (this.sqlite.inTransaction) {
+    if (this.sqlite.current.inTransaction) {
       // Its holder left a transaction open (its rollback failed too): every later BEGIN would fail on it, and the
       // prepared reads that run between queries would see its rows.
       try {
-        this.sqlite.exec('rollback');
+        this.sqlite.current.exec('rollback');
       } catch (error) {
         this.faults.convert(error);
       }
@@ -148,7 +162,7 @@ class ImmediateSqliteDriver extends SqliteDriver {
       // A statement or COMMIT that failed with SQLITE_FULL, SQLITE_IOERR or SQLITE_NOMEM may have ended the
       // transaction already; the ROLLBACK then fails ("no transaction is active"), and Kysely would throw that in
       // place of the error that says what happened.
-      if (this.sqlite.inTransaction) throw error;
+      if (this.sqlite.current.inTransaction) throw error;
     }
   }
 }
@@ -179,7 +193,7 @@ class ImmediateSqliteDialect extends SqliteDialect {
 
   constructor(
     private readonly config: SqliteDialectConfig,
-    private readonly sqlite: SqliteDatabase.Database,
+    private readonly sqlite: SqliteConnectionHolder,
     private readonly faults: SqliteFaultReporter,
   ) {
     super(config);
@@ -197,22 +211,9 @@ class ImmediateSqliteDialect extends SqliteDialect {
  */
 function openSqlite(path: string, log: Log): DatabaseHandle {
   const inMemory = path === ':memory:' || path === '';
-  const sqlite = inMemory ? new SqliteDatabase(path) : openSqliteFile(path);
+  const sqlite: SqliteConnectionHolder = { current: configured(inMemory ? new SqliteDatabase(path) : openSqliteFile(path)) };
   const faults = new SqliteFaultReporter(inMemory ? undefined : path, log);
-  try {
-    sqlite.pragma('journal_mode = WAL');
-    sqlite.pragma('synchronous = NORMAL');
-    sqlite.pragma('foreign_keys = ON');
-    sqlite.pragma('busy_timeout = 5000');
-    // A page cache of 4 MiB rather than the 16 MiB better-sqlite3 builds SQLite with (SQLite's own default is 2 MiB):
-    // a large scan fills whatever cache there is, and with 4 MiB the peak RSS of a 100 000-resource scan was 248–250
-    // MiB instead of 257–258, in as long and with result pages as fast. The file's pages stay in the system's cache.
-    sqlite.pragma('cache_size = -4096');
-  } catch (error) {
-    sqlite.close();
-    throw error;
-  }
-  const checkpointer = inMemory ? null : startWalCheckpointer(sqlite, path, log);
+  let checkpointer = inMemory ? null : startWalCheckpointer(sqlite.current, path, log);
   const statements = withStatementCache(sqlite);
   const dialect = new ImmediateSqliteDialect({ database: statements }, sqlite, faults);
   const db = new Kysely<Database>({ dialect });
@@ -227,15 +228,64 @@ function openSqlite(path: string, log: Log): DatabaseHandle {
       throw faults.convert(error);
     }
   });
+  /**
+   * Closed, the connection was the file's last (the checkpoints' thread stopped first): SQLite copied the log into
+   * the file, without waiting for the disk as the file is thrown away, and removed it; whatever is left of a log is
+   * removed too, since a log beside the new file would be taken for its own. The old file is moved aside and removed
+   * after, as freeing a large file's blocks takes the file system a while. The new file is opened as it is,
+   * unchecked: it is a copy the caller made.
+   */
+  let replaced = 0;
+  const replaceFile = async (file: string): Promise<void> => {
+    await checkpointer?.stop();
+    checkpointer = null;
+    statements.clear();
+    sqlite.current.pragma('synchronous = OFF');
+    sqlite.current.close();
+    const discarded = `${path}.replaced-${(replaced += 1)}`;
+    try {
+      await Promise.all([rm(`${path}-wal`, { force: true }), rm(`${path}-shm`, { force: true })]);
+      await rename(path, discarded);
+      try {
+        await rename(file, path);
+      } catch (error) {
+        await rename(discarded, path);
+        throw error;
+      }
+    } finally {
+      // The new file, or the old one again when it could not be moved into place.
+      sqlite.current = configured(new SqliteDatabase(path, { fileMustExist: true }));
+      checkpointer = startWalCheckpointer(sqlite.current, path, log);
+    }
+    void rm(discarded, { force: true }).catch((error: unknown) => log.warn({ err: error, file: discarded }, `could not remove ${discarded}`));
+  };
   return {
     db,
     dialect: 'sqlite',
-    ...(checkpointer && { file: path }),
+    ...(!inMemory && { file: path, replaceFile }),
     close: async () => {
       await checkpointer?.stop();
       await db.destroy();
     },
   };
+}
+
+/** The connection with the settings every SQLite connection of the server has; closed if one cannot be set. */
+function configured(sqlite: SqliteDatabase.Database): SqliteDatabase.Database {
+  try {
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma('busy_timeout = 5000');
+    // A page cache of 4 MiB rather than the 16 MiB better-sqlite3 builds SQLite with (SQLite's own default is 2 MiB):
+    // a large scan fills whatever cache there is, and with 4 MiB the peak RSS of a 100 000-resource scan was 248–250
+    // MiB instead of 257–258, in as long and with result pages as fast. The file's pages stay in the system's cache.
+    sqlite.pragma('cache_size = -4096');
+    return sqlite;
+  } catch (error) {
+    sqlite.close();
+    throw error;
+  }
 }
 
 const CHECKPOINT_EVERY_MS = 500;

@@ -44,11 +44,11 @@ export interface EnvironmentsTable {
   /** Insertion order (migration 0010), breaking ties of `created_at`; assigned by the database. */
   created_seq: Generated<number>;
   updated_at: number;
-  /** Drawn anew by the database at every write of the row (migrations 0014, 0020): what a kept copy is checked against. */
+  /** Drawn anew by the database at every write of the row (migrations 0014, 0019): what a kept copy is checked against. */
   version: Generated<number>;
 }
 
-/** Per organization, drawn anew by the database at every write of one of its environments (migrations 0014, 0020). */
+/** Per organization, drawn anew by the database at every write of one of its environments (migrations 0014, 0019). */
 export interface EnvironmentListVersionsTable {
   org_id: string;
   version: number;
@@ -205,6 +205,8 @@ export interface UsersTable {
   password_hash: string | null;
   owner: number;
   status: string;
+  /** The invite the user accepted to join (migration 0020); null for users the server or the operator made. */
+  invite_id: string | null;
   created_at: number;
   /** Insertion order (migration 0010), breaking ties of `created_at`; assigned by the database. */
   created_seq: Generated<number>;
@@ -340,6 +342,8 @@ export interface InvitesTable {
   /** The email while the invite may be pending (unique per organization); null once accepted or expired. */
   pending_email: string | null;
   expires_at: number | null;
+  /** SHA-256 of the token in the link of the latest email sent (migration 0020); null until one is sent. */
+  token_hash: string | null;
   accepted_at: number | null;
   created_at: number;
   /** Insertion order (migration 0010), breaking ties of `created_at`; assigned by the database. */

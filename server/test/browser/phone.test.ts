@@ -203,6 +203,16 @@ describeBrowser('every page on a phone (390 × 844) in chromium', () => {
     await expectFitsThePhone('console-sign-in', ['body']);
   }, 60_000);
 
+  it('lays out the console’s invitation page, its form within reach, at the phone’s width', async () => {
+    const organization = await server.services.organizations.ensure('phone-tests');
+    const group = await server.services.access.createGroup(organization.id, { name: 'Auditors on the phone', policy: 'builtin:AUDITOR', environment_ids: ['*'] });
+    const invite = await server.services.access.createInvite(organization.id, { email: 'phone.invitee@example.org', group_ids: [group.id] });
+    const token = await server.services.invitations.mintToken(organization.id, invite.id);
+    await page.goto(`${server.baseUrl}/console/invitation#${token}`);
+    await page.getByRole('heading', { name: 'Join phone-tests' }).waitFor();
+    await expectFitsThePhone('console-invitation', ['body']);
+  }, 60_000);
+
   it('lays out the console’s API clients as cards, every action of every client within reach', async () => {
     await signedIn();
     await page.getByText('Showing 1–10 of 12').waitFor();

@@ -27,6 +27,12 @@ export interface GroupGrant {
   environmentIds: readonly string[];
 }
 
+/** A group's grant with the group's id and name, for saying which group grants what. */
+export interface NamedGrant extends GroupGrant {
+  id: string;
+  name: string;
+}
+
 /**
  * What one request reaches: the environments it reads or changes, and the grants it hands out (the policy of a
  * group it creates over that group's environments; the groups users join or leave). Ids that name nothing of the

@@ -8,6 +8,8 @@ import { Grants, UNRESTRICTED, type GroupGrant } from './grants.js';
 import type { OrgUser } from '../users/types.js';
 import type { GroupRepository, InviteRepository, Page, PageRequest, SortDirection, UserRepository } from '../repositories.js';
 import { pageOfCovered } from './covered-pages.js';
+import { consoleAccess, type ConsoleAccess } from '../console/access.js';
+import type { InvitationService } from './invitations.js';
 import {
   GROUP_POLICIES,
   INVITE_LIFETIME_SECONDS,
@@ -30,6 +32,15 @@ export interface AccessServiceDeps {
   grantsCache: RecentlyReadOptions;
   /** Groups one organization may have (MAX_GROUPS_PER_ORG); DEFAULT_QUOTAS.groups unless set. */
   groupQuota?: number;
+  /** Emails new invites; unset, invites are only recorded. */
+  invitations?: InvitationService;
+}
+
+/** Where the request that creates an invite came from: its link points there unless the server has a public URL. */
+export interface InviteOrigin {
+  /** `scheme://host[:port]` the request was sent to. */
+  origin: string;
+  requestId: string | null;
 }
 
 /**
@@ -39,9 +50,20 @@ export interface AccessServiceDeps {
  */
 export class AccessService {
   private readonly grants: RecentlyRead<Grants>;
+  private readonly consoleAccesses: RecentlyRead<ConsoleAccess>;
 
   constructor(private readonly deps: AccessServiceDeps) {
     this.grants = new RecentlyRead(deps.grantsCache);
+    this.consoleAccesses = new RecentlyRead(deps.grantsCache);
+  }
+
+  /**
+   * What a user may do in the console, from their groups; reused for a moment like an API client's grants, and read
+   * again at once after a group change in this process. The owner's needs no read.
+   */
+  consoleAccessOf(user: OrgUser): Promise<ConsoleAccess> {
+    if (user.owner) return Promise.resolve(consoleAccess(user, []));
+    return this.consoleAccesses.read(user.id, async () => consoleAccess(user, await this.deps.groups.namedGrantsOfUser(user.id)));
   }
 
   /** A page of the organization's groups; with `covered`, only those over environments it covers (pageOfCovered). */
@@ -80,7 +102,7 @@ export class AccessService {
     };
     const admit = upTo('groups', this.deps.groupQuota ?? DEFAULT_QUOTAS.groups, 'this organization');
     if (!(await this.deps.groups.insert(group, admit))) throw new AppError('bad_request', `name: a group named '${name}' already exists`);
-    this.grants.forgetAll();
+    this.forgetGrants();
     return group;
   }
 
@@ -113,6 +135,7 @@ export class AccessService {
   /** After the data changed underneath this service (a database restore): grants are read again. */
   forgetGrants(): void {
     this.grants.forgetAll();
+    this.consoleAccesses.forgetAll();
   }
 
   /** Each user ends up in exactly the groups given; unknown ids change nothing. */
@@ -122,6 +145,8 @@ export class AccessService {
     if (unknownUser !== undefined) throw new AppError('not_found', `user_ids: user ${unknownUser} not found`);
     await this.groupNames(orgId, groupIds);
     await this.deps.groups.replaceMemberships(userIds, groupIds);
+    // What the users may do in the console changes with their groups, from their next request.
+    this.consoleAccesses.forgetAll();
   }
 
   async listInvites(orgId: string, email: string | undefined, page: PageRequest, direction: SortDirection): Promise<Page<InviteWithStatus>> {
@@ -135,7 +160,11 @@ export class AccessService {
     return this.withStatus(invite);
   }
 
-  async createInvite(orgId: string, input: CreateInviteInput): Promise<InviteWithStatus> {
+  /**
+   * Records the invite and, when the server can send email, the job that emails it a link into the console (both or
+   * neither); its link points to the server's public URL, or else to `from`'s origin.
+   */
+  async createInvite(orgId: string, input: CreateInviteInput, from?: InviteOrigin): Promise<InviteWithStatus> {
     const email = input.email.trim().toLowerCase();
     const groups = await this.groupNames(orgId, input.group_ids);
     const user = await this.deps.users.findByEmail(email);
@@ -151,7 +180,9 @@ export class AccessService {
       createdAt: now,
       updatedAt: now,
     };
-    if (!(await this.deps.invites.insert(invite, now))) throw new AppError('already_invited', `email: ${email} already has a PENDING invite`);
+    const delivery = from && this.deps.invitations?.deliveryJob(invite, from.origin, from.requestId);
+    if (!(await this.deps.invites.insert(invite, now, delivery))) throw new AppError('already_invited', `email: ${email} already has a PENDING invite`);
+    if (delivery) this.deps.invitations!.wake();
     return this.withStatus(invite);
   }
 

@@ -10,6 +10,7 @@ import { hashSecret } from '../auth/secrets.js';
 import type { AuthenticationThrottle } from '../auth/throttle.js';
 import type { Organization, OrganizationRepository, SessionRepository, UserRepository } from '../repositories.js';
 import type { OrgUser } from '../users/types.js';
+import type { ConsoleAccess } from './access.js';
 
 export const SESSION_SECONDS = 12 * 3600;
 
@@ -18,6 +19,8 @@ export interface ConsoleSession {
   organization: Organization;
   csrfToken: string;
   expiresAt: number;
+  /** What the user may do in the console, as their groups decide, read with the session. */
+  access: ConsoleAccess;
 }
 
 export interface SignedIn extends ConsoleSession {
@@ -34,6 +37,8 @@ export class ConsoleAuthService {
     /** Failed sign-ins count with failed authentications on the other APIs, under the same limits. */
     private readonly throttle: AuthenticationThrottle,
     private readonly clock: Clock,
+    /** What a user may do in the console (AccessService.consoleAccessOf: their groups, reused for a moment). */
+    private readonly accessOf: (user: OrgUser) => Promise<ConsoleAccess>,
     private readonly hashing: Readonly<PasswordHashing> = DEFAULT_PASSWORD_HASHING,
   ) {
     prepareDecoy(hashing);
@@ -96,7 +101,6 @@ export class ConsoleAuthService {
    * held). Past a limit of failed attempts it throws `rate_limited` without checking the password.
    */
   async signIn(email: string, password: string, address: string, previousToken?: string): Promise<SignedIn> {
-    const now = this.clock.nowSeconds();
     const user = await this.throttle.authenticate(
       { realm: 'console', identity: email.toLowerCase(), address },
       {
@@ -108,9 +112,17 @@ export class ConsoleAuthService {
       },
     );
     if (!user) throw new AppError('unauthenticated', 'Invalid email or password');
-    const organization = (await this.organizations.get(user.orgId))!;
+    return this.startSession(user, (await this.organizations.get(user.orgId))!, previousToken);
+  }
+
+  /**
+   * A new session of a user who proved who they are (a sign-in, an accepted invitation); the session of
+   * `previousToken` (the cookie the browser still held) ends.
+   */
+  async startSession(user: OrgUser, organization: Organization, previousToken?: string): Promise<SignedIn> {
+    const now = this.clock.nowSeconds();
     const token = randomToken(32);
-    const session = { user, organization, csrfToken: randomToken(32), expiresAt: now + SESSION_SECONDS };
+    const session: ConsoleSession = { user, organization, csrfToken: randomToken(32), expiresAt: now + SESSION_SECONDS, access: await this.accessOf(user) };
     await this.sessions.insert({ tokenHash: hashSecret(token), userId: user.id, orgId: user.orgId, csrfToken: session.csrfToken, createdAt: now, expiresAt: session.expiresAt });
     if (previousToken) await this.sessions.delete(hashSecret(previousToken));
     return { ...session, token };
@@ -130,7 +142,7 @@ export class ConsoleAuthService {
     if (!stored || stored.expiresAt <= this.clock.nowSeconds()) return undefined;
     const [user, organization] = await Promise.all([this.users.get(stored.orgId, stored.userId), this.organizations.get(stored.orgId)]);
     if (!user || user.status !== 'ACTIVE' || !organization) return undefined;
-    return { user, organization, csrfToken: stored.csrfToken, expiresAt: stored.expiresAt };
+    return { user, organization, csrfToken: stored.csrfToken, expiresAt: stored.expiresAt, access: await this.accessOf(user) };
   }
 
   async signOut(token: string): Promise<void> {

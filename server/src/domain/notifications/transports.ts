@@ -33,6 +33,8 @@ export interface WebhookSender {
 }
 
 export interface EmailSender {
+  /** Whether there is a server to send through; without one every send fails saying so. */
+  readonly configured: boolean;
   send(message: EmailMessage): Promise<SendOutcome>;
 }
 
@@ -140,6 +142,10 @@ export class SmtpEmailSender implements EmailSender {
       settings.url === undefined
         ? undefined
         : nodemailer.createTransport({ url: settings.url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 });
+  }
+
+  get configured(): boolean {
+    return this.transporter !== undefined;
   }
 
   async send(message: EmailMessage): Promise<SendOutcome> {

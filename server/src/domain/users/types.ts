@@ -9,6 +9,11 @@ export interface OrgUser {
   lastName: string | null;
   passwordHash: string | null;
   owner: boolean;
+  /**
+   * The invite the user accepted to join; such a user acts only through their groups. Null (or absent) for the users
+   * the server or the operator made.
+   */
+  inviteId?: string | null;
   status: UserStatus;
   createdAt: number;
   updatedAt: number;

@@ -24,7 +24,8 @@ export async function listInvites(req: Req<'listInvites'>, { services }: Handler
 }
 
 export async function createInvite(req: Req<'createInvite'>, { services }: HandlerContext): Res<'createInvite'> {
-  return { status: 201, body: inviteBody(await services.access.createInvite(req.principal.orgId, req.body)) };
+  const invite = await services.access.createInvite(req.principal.orgId, req.body, { origin: req.origin, requestId: req.requestId });
+  return { status: 201, body: inviteBody(invite) };
 }
 
 export async function getInviteById(req: Req<'getInviteById'>, { services }: HandlerContext): Res<'getInviteById'> {

@@ -1,6 +1,7 @@
 import type { HandlerContext } from '../context.js';
 import type { HandlerMap } from '../registry.js';
 import * as apiClients from './api-clients.js';
+import * as invitations from './invitations.js';
 import * as session from './session.js';
 import type { ConsolePrincipal, Operations } from './types.js';
 
@@ -8,4 +9,5 @@ import type { ConsolePrincipal, Operations } from './types.js';
 export const consoleHandlers = {
   ...session,
   ...apiClients,
+  ...invitations,
 } satisfies HandlerMap<Operations, ConsolePrincipal, HandlerContext>;

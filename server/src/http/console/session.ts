@@ -1,19 +1,8 @@
-import { SESSION_SECONDS, type ConsoleSession } from '../../domain/console/sessions.js';
+import { SESSION_SECONDS } from '../../domain/console/sessions.js';
 import type { HandlerContext } from '../context.js';
 import { SESSION_COOKIE, sessionCookie } from './cookies.js';
-import type { Req, Res, Schemas } from './types.js';
-
-function sessionBody(session: ConsoleSession): Schemas['Session'] {
-  const { user, organization } = session;
-  const name = [user.firstName, user.lastName].filter(Boolean).join(' ') || user.email;
-  return {
-    user: { id: user.id, email: user.email, name },
-    organization: { id: organization.id, name: organization.name },
-    csrf_token: session.csrfToken,
-    expires_at: session.expiresAt,
-  };
-}
-
+import { sessionBody } from './presenters.js';
+import type { Req, Res } from './types.js';
 
 export async function signIn(req: Req<'signIn'>, { services }: HandlerContext): Res<'signIn'> {
   const signedIn = await services.consoleAuth.signIn(req.body.email, req.body.password, req.remoteAddress, req.cookie(SESSION_COOKIE));

@@ -17,7 +17,8 @@ import * as findingsByType from './0015_findings_by_type.js';
 import * as authFailures from './0016_auth_failures.js';
 import * as jobTenants from './0017_job_tenants.js';
 import * as ruleTestOutputs from './0018_rule_test_outputs.js';
-import * as versionTriggers from './0020_version_triggers.js';
+import * as versionTriggers from './0019_version_triggers.js';
+import * as invitationTokens from './0020_invitation_tokens.js';
 
 /** Every migration, in order. Names sort in the order they must run; never rename or edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -39,5 +40,6 @@ export const migrations: Record<string, Migration> = {
   '0016_auth_failures': authFailures,
   '0017_job_tenants': jobTenants,
   '0018_rule_test_outputs': ruleTestOutputs,
-  '0020_version_triggers': versionTriggers,
+  '0019_version_triggers': versionTriggers,
+  '0020_invitation_tokens': invitationTokens,
 };

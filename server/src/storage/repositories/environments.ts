@@ -75,7 +75,7 @@ function contains(column: 'name' | 'id' | 'provider_options', term: string): Exp
 
 /**
  * Records a scan starting (no `finishedAt`) or ending on its environment; an ending scan moves the schedule anchor to
- * its end. Run inside the caller's transaction. (The database draws the new versions: migration 0020.)
+ * its end. Run inside the caller's transaction. (The database draws the new versions: migration 0019.)
  */
 export async function writeScanState(
   db: Kysely<Database>,
@@ -148,7 +148,7 @@ export class KyselyEnvironmentRepository implements EnvironmentRepository {
    * and versions of its rows and then only the rows whose version is not the one kept here (`get` likewise):
    * reading and parsing all of a row's columns was most of a page's time, and rows change far less often than they
    * are read. Correct across processes sharing a database, and whoever writes: the database
-   * draws a new version at every write of a row (migration 0020).
+   * draws a new version at every write of a row (migration 0019).
    */
   private readonly remembered = new LRUCache<string, { version: number; environment: Environment }>({ max: REMEMBERED_ENVIRONMENTS });
   /** The organization's list version, drawn anew by the database at every write of one of its environments. */

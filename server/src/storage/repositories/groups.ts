@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { GroupGrant } from '../../domain/access/grants.js';
+import type { GroupGrant, NamedGrant } from '../../domain/access/grants.js';
 import { displayName, type Group, type GroupPolicy, type NamedRef } from '../../domain/access/types.js';
 import type { DialectName } from '../database.js';
 import type { Database, GroupsTable } from '../schema.js';
@@ -27,6 +27,20 @@ function grantsOfRows(rows: ReadonlyArray<{ id: string; policy: string; all_envi
     if (row.environment_id !== null) grant.environmentIds.push(row.environment_id);
   }
   return [...grants.values()];
+}
+
+/** As grantsOfRows, keeping each group's id and name; ordered by name, then id. */
+function namedGrantsOfRows(rows: ReadonlyArray<{ id: string; name: string; policy: string; all_environments: number; environment_id: string | null }>): NamedGrant[] {
+  const grants = new Map<string, NamedGrant & { environmentIds: string[] }>();
+  for (const row of rows) {
+    let grant = grants.get(row.id);
+    if (!grant) {
+      grant = { id: row.id, name: row.name, policy: row.policy as GroupPolicy, allEnvironments: row.all_environments === 1, environmentIds: [] };
+      grants.set(row.id, grant);
+    }
+    if (row.environment_id !== null) grant.environmentIds.push(row.environment_id);
+  }
+  return [...grants.values()].sort((a, b) => a.name.localeCompare(b.name) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 export class KyselyGroupRepository implements GroupRepository {
@@ -131,6 +145,30 @@ export class KyselyGroupRepository implements GroupRepository {
       .where('groups.id', 'in', ids)
       .execute();
     return grantsOfRows(rows);
+  }
+
+  async namedGrants(orgId: string, ids: readonly string[]): Promise<NamedGrant[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('groups')
+      .leftJoin('group_environments', 'group_environments.group_id', 'groups.id')
+      .select(['groups.id', 'groups.name', 'groups.policy', 'groups.all_environments', 'group_environments.environment_id'])
+      .where('groups.org_id', '=', orgId)
+      .where('groups.id', 'in', ids)
+      .execute();
+    return namedGrantsOfRows(rows);
+  }
+
+  async namedGrantsOfUser(userId: string): Promise<NamedGrant[]> {
+    // One query per console request of a user who is not the owner (reused for a moment: AccessService).
+    const rows = await this.db
+      .selectFrom('group_users')
+      .innerJoin('groups', 'groups.id', 'group_users.group_id')
+      .leftJoin('group_environments', 'group_environments.group_id', 'groups.id')
+      .select(['groups.id', 'groups.name', 'groups.policy', 'groups.all_environments', 'group_environments.environment_id'])
+      .where('group_users.user_id', '=', userId)
+      .execute();
+    return namedGrantsOfRows(rows);
   }
 
   async replaceMemberships(userIds: readonly string[], groupIds: readonly string[]): Promise<void> {

@@ -12,12 +12,13 @@ export const toUser = (row: Selectable<UsersTable>): OrgUser => ({
   lastName: row.last_name,
   passwordHash: row.password_hash,
   owner: row.owner === 1,
+  inviteId: row.invite_id,
   status: row.status as UserStatus,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
 
-const toRow = (user: OrgUser): Omit<Selectable<UsersTable>, 'created_seq'> => ({
+export const userRow = (user: OrgUser): Omit<Selectable<UsersTable>, 'created_seq'> => ({
   id: user.id,
   org_id: user.orgId,
   email: user.email,
@@ -25,6 +26,7 @@ const toRow = (user: OrgUser): Omit<Selectable<UsersTable>, 'created_seq'> => ({
   last_name: user.lastName,
   password_hash: user.passwordHash,
   owner: user.owner ? 1 : 0,
+  invite_id: user.inviteId ?? null,
   status: user.status,
   created_at: user.createdAt,
   updated_at: user.updatedAt,
@@ -50,14 +52,14 @@ export class KyselyUserRepository implements UserRepository {
   async insert(user: OrgUser): Promise<boolean> {
     const result = await this.db
       .insertInto('users')
-      .values(toRow({ ...user, email: user.email.toLowerCase() }))
+      .values(userRow({ ...user, email: user.email.toLowerCase() }))
       .onConflict((oc) => oc.column('email').doNothing())
       .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
   }
 
   async update(user: OrgUser): Promise<void> {
-    const { id, org_id: orgId, created_at: _createdAt, ...changes } = toRow(user);
+    const { id, org_id: orgId, created_at: _createdAt, ...changes } = userRow(user);
     await this.db.updateTable('users').set(changes).where('id', '=', id).where('org_id', '=', orgId).execute();
   }
 
