@@ -18,8 +18,8 @@ import { DEMO_CLIENT_NAME } from './seed.js';
  * each scenario is made once per process into a database file of its own beside the working one: `demo` is the
  * seeded database as it is, `empty` the same with every table but the organization's, its users', the API client's
  * and the conductor's root emptied, `failing` seeded through the services on the empty one (failing.ts), and
- * `large` filled by SQL on a copy of the empty one in a thread of its own after start (large.ts), as it takes
- * seconds. Loading a scenario moves a copy of its file into place of the working database (the handle's
+ * `large` filled by SQL on a copy of the empty one in a thread of its own (large.ts) the first time it is asked
+ * for, as it takes seconds and some 650 MB of disk: a mock nobody asks for it never makes it. Loading a scenario moves a copy of its file into place of the working database (the handle's
  * `replaceFile`: a rename and an open), then makes the next copy in the background; the services, their
  * connection and the HTTP server stay as they are, and the credentials are the same in every scenario.
  */
@@ -60,7 +60,7 @@ export interface MockDatabase {
   /** Where the credentials were written. */
   credentialsFile: string;
   credentials: MockCredentials;
-  /** Whether the scenario's data set is made yet (`large` is made in the background after start). */
+  /** Whether the scenario's data set is made yet (`large` is made when first loaded). */
   isReady(name: MockScenarioName): boolean;
   /**
    * Replaces the working database with a fresh copy of the scenario's data set, once it is made; resolves to how
@@ -138,7 +138,10 @@ export async function prepareMockDatabase(
     copyAhead(name);
   };
 
+  /** How each scenario made on demand is made. */
+  const onDemand = new Map<MockScenarioName, () => Promise<void>>();
   const load = async (name: MockScenarioName): Promise<number> => {
+    if (!made.has(name)) madeAs(name, onDemand.get(name)!());
     const copy = await copies.get(name)!;
     const started = performance.now();
     await db.connection().execute(() => replaceFile(copy));
@@ -170,16 +173,12 @@ export async function prepareMockDatabase(
   await made.get('failing');
   await load('demo');
 
-  madeAs(
-    'large',
-    (async () => {
-      const building = join(directory, 'mock-large.building.db');
-      await copyFile(fileOf('empty'), building);
-      await buildSqliteFile(building, largeScenario(fileOf('demo'), services.clock.nowSeconds()));
-      await rename(building, fileOf('large'));
-    })(),
-  );
-  made.get('large')!.catch((error: unknown) => console.error('stateful mock: the large scenario could not be made', error));
+  onDemand.set('large', async () => {
+    const building = join(directory, 'mock-large.building.db');
+    await copyFile(fileOf('empty'), building);
+    await buildSqliteFile(building, largeScenario(fileOf('demo'), services.clock.nowSeconds()));
+    await rename(building, fileOf('large'));
+  });
 
   return {
     credentialsFile,
