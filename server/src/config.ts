@@ -66,6 +66,8 @@ export interface Config {
   authenticationLimits: AuthenticationLimits;
   /** The stateful mock (`MOCK_RESET=true`): demo data on SQLite, `POST /mock/reset` restores it, `POST /mock/scenarios/{name}` loads others. Never in production. */
   mockReset: boolean;
+  /** The stateful mock only (`MOCK_LARGE_AT_START`): make the `large` scenario right after start (else on its first load). */
+  mockLargeAtStart: boolean;
   /** The least severe level the log writes. */
   logLevel: LogLevel;
   /** Serve GET /metrics on this port (on `host`) instead of the main port; unset, on the main port. */
@@ -391,6 +393,7 @@ export function loadConfig(given: Env = process.env): Config {
     trustProxy: proxies,
     authenticationLimits: authenticationLimits(env),
     mockReset: boolean(env, 'MOCK_RESET', false),
+    mockLargeAtStart: boolean(env, 'MOCK_LARGE_AT_START', true),
     logLevel: logLevel(env),
     metricsPort: metricsPort(env, port),
     http: httpServer(env, proxies !== false && proxies !== 0),
@@ -436,6 +439,7 @@ export function configSummary(config: Config): Record<string, unknown> {
     trustProxy: Array.isArray(config.trustProxy) ? config.trustProxy.join(',') : config.trustProxy,
     authenticationLimits: config.authenticationLimits,
     mockReset: config.mockReset,
+    ...(config.mockReset && { mockLargeAtStart: config.mockLargeAtStart }),
     logLevel: config.logLevel,
     metrics: config.metricsPort === undefined ? 'GET /metrics on the main port' : `GET /metrics on port ${config.metricsPort}`,
     http: config.http,

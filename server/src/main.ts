@@ -34,6 +34,7 @@ async function start(config: Config, log: Logger): Promise<void> {
         conductor_root: { user: 'root', secret: config.conductorRootSecret ?? '' },
       },
       join(dirname(config.conductorRootSecretFile), 'mock-credentials.json'),
+      { largeAtStart: config.mockLargeAtStart },
     );
     printMockCredentials(mock);
     const load = scenarioLoader(services, mock, { schedulerIntervalMs: config.schedulerIntervalMs, enforcementIntervalMs: config.enforcementIntervalMs });

@@ -70,6 +70,8 @@ describe('stateful mock scenarios', () => {
       {
         ...process.env,
         MOCK_RESET: 'true',
+        // `large` is made on its first load, if this suite loads it at all, not at start.
+        MOCK_LARGE_AT_START: 'false',
         DATABASE_URL: `sqlite:${join(dir, 'mock.db')}`,
         CONDUCTOR_ROOT_SECRET: '',
         CONSOLE_ADMIN_PASSWORD: '',

@@ -224,6 +224,8 @@ describe('the examples of README.md and client/README.md, run as written against
       {
         ...readerEnv(),
         MOCK_RESET: 'true',
+        // `large` is made on its first load, if this suite loads it at all, not at start.
+        MOCK_LARGE_AT_START: 'false',
         DATABASE_URL: `sqlite:${join(mockData, 'mock.db')}`,
         CONDUCTOR_ROOT_SECRET_FILE: join(mockData, 'conductor-root-secret'),
         CONSOLE_ADMIN_PASSWORD_FILE: join(mockData, 'console-admin-password'),

@@ -18,8 +18,8 @@ import { DEMO_CLIENT_NAME } from './seed.js';
  * each scenario is made once per process into a database file of its own beside the working one: `demo` is the
  * seeded database as it is, `empty` the same with every table but the organization's, its users', the API client's
  * and the conductor's root emptied, `failing` seeded through the services on the empty one (failing.ts), and
- * `large` filled by SQL on a copy of the empty one in a thread of its own (large.ts) the first time it is asked
- * for, as it takes seconds and some 650 MB of disk: a mock nobody asks for it never makes it. Loading a scenario moves a copy of its file into place of the working database (the handle's
+ * `large` filled by SQL on a copy of the empty one in a thread of its own (large.ts), as it takes seconds and some
+ * 650 MB of disk: right after start, or, with `largeAtStart` off (tests that never load it), on its first load. Loading a scenario moves a copy of its file into place of the working database (the handle's
  * `replaceFile`: a rename and an open), then makes the next copy in the background; the services, their
  * connection and the HTTP server stay as they are, and the credentials are the same in every scenario.
  */
@@ -60,7 +60,7 @@ export interface MockDatabase {
   /** Where the credentials were written. */
   credentialsFile: string;
   credentials: MockCredentials;
-  /** Whether the scenario's data set is made yet (`large` is made when first loaded). */
+  /** Whether the scenario's data set is made yet (`large` is made in the background after start, or when first loaded). */
   isReady(name: MockScenarioName): boolean;
   /**
    * Replaces the working database with a fresh copy of the scenario's data set, once it is made; resolves to how
@@ -98,6 +98,7 @@ export async function prepareMockDatabase(
   databasePath: string,
   credentials: Omit<MockCredentials, 'api_client'>,
   credentialsFile: string,
+  { largeAtStart }: { largeAtStart: boolean },
 ): Promise<MockDatabase> {
   const { db, dialect, replaceFile } = services.database;
   if (dialect !== 'sqlite' || !replaceFile) throw new Error('the stateful mock runs on an SQLite file only');
@@ -179,6 +180,10 @@ export async function prepareMockDatabase(
     await buildSqliteFile(building, largeScenario(fileOf('demo'), services.clock.nowSeconds()));
     await rename(building, fileOf('large'));
   });
+  if (largeAtStart) {
+    madeAs('large', onDemand.get('large')!());
+    made.get('large')!.catch((error: unknown) => console.error('stateful mock: the large scenario could not be made', error));
+  }
 
   return {
     credentialsFile,

@@ -110,6 +110,8 @@ describeBrowser('a page on another origin calling the APIs in chromium', () => {
         MOCK_PORT_CONDUCTOR: String(conductor),
         MOCK_PORT_CONSOLE: String(consolePort),
         MOCK_DATA_DIR: mockData,
+        // `large` is made on its first load, if this suite loads it at all, not at start.
+        MOCK_LARGE_AT_START: 'false',
       },
       PROJECT_ROOT,
     );
