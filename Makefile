@@ -11,18 +11,23 @@ help: ## List the targets
 
 $(NPM_STAMP): package.json package-lock.json client/package.json
 	npm ci --no-fund --no-audit
-	@# npm links a workspace's command into node_modules/.bin only if it is built: then `npx compliance-conductor` runs it.
+	@touch $@
+
+# The client package, built when its sources changed (the stamp is in node_modules, so a new install builds it again).
+# npm links a workspace's command into node_modules/.bin only if it is built: then `npx compliance-conductor` runs it.
+CLIENT_SOURCES := $(shell find client/src client/scripts -type f) client/package.json $(wildcard client/tsconfig*.json)
+CLIENT_BUILD := node_modules/.client-build-stamp
+$(CLIENT_BUILD): $(NPM_STAMP) $(CLIENT_SOURCES)
 	npm run build --silent -w client && npm rebuild --ignore-scripts @compliance-conductor/client
 	@touch $@
 
-deps: $(NPM_STAMP) ## Install npm dependencies (only when package files changed)
+deps: $(NPM_STAMP) $(CLIENT_BUILD) ## Install npm dependencies (only when package files changed) and build the client package
 
 lint: deps ## Lint every spec (redocly and the house rules), check every example against its schema, type-check, check the layers
 	redocly lint --config redocly.yaml --format stylish
 	depcruise server/src --config .dependency-cruiser.cjs
 	tsx scripts/check-spec-rules.ts
 	tsx scripts/check-examples.ts
-	npm run build --silent -w client
 	tsc -p tsconfig.json --noEmit
 
 generate: deps ## Bundle the specs, convert them to OpenAPI 3 and generate TypeScript types into generated/
@@ -48,7 +53,7 @@ $(SERVER_BUILD): $(NPM_STAMP) $(SERVER_SOURCES)
 	tsc -p tsconfig.build.json
 	@touch $@
 
-$(CONSOLE_BUILD): $(NPM_STAMP) $(CONSOLE_SOURCES)
+$(CONSOLE_BUILD): $(NPM_STAMP) $(CLIENT_BUILD) $(CONSOLE_SOURCES)
 	npm run build --silent -w console
 
 build: $(SERVER_BUILD) $(CONSOLE_BUILD) ## Compile the server into dist/ and build the web console into console/dist/ (what changed)
@@ -73,7 +78,9 @@ contract: build ## Dredd against the real server and against Prism mocks of each
 	tsx contract-tests/run.ts
 	tsx contract-tests/spec-coverage.ts
 
-test: deps lint check-generated spec-diff build ## Everything: lint, freshness, breaking changes, unit and component tests, the fault matrix, contract tests, spec coverage
+test: deps ## Everything: lint, freshness, breaking changes, unit and component tests, the fault matrix, contract tests, spec coverage
+	@# The checks and the build first, two at a time: each is mostly one single-threaded process.
+	$(MAKE) --no-print-directory --output-sync=target -j2 lint spec-diff build
 	@# One jest run takes every suite and the fault and outage matrices (which mostly wait on the servers they restart),
 	@# and the contract run goes beside it: they share only the build. Each one's output is kept together. What they
 	@# exercised is checked once both are done.

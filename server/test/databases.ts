@@ -299,11 +299,17 @@ export async function openTestDatabase(target: Target): Promise<DisposableTestDa
 
 /**
  * `describe` once per database target, with an empty database for every test, or (`scope: 'suite'`) one database
- * for the whole suite, for API tests that isolate their tests by organization instead. The database is set up
+ * for the whole suite, for API tests that isolate their tests by organization instead; `only` names the one target a
+ * suite needs when what it shows does not depend on the database (its comment says why). The database is set up
  * before the body's own hooks run and taken down after theirs, so they may use it at both ends.
  */
-export function describeEachDatabase(title: string, body: (db: () => TestDatabase) => void, scope: 'test' | 'suite' = 'test'): void {
-  for (const target of DATABASE_TARGETS) {
+export function describeEachDatabase(
+  title: string,
+  body: (db: () => TestDatabase) => void,
+  scope: 'test' | 'suite' = 'test',
+  only?: Target['name'],
+): void {
+  for (const target of DATABASE_TARGETS.filter((t) => only === undefined || t.name === only)) {
     describe(`${title} [${target.name}]`, () => {
       let current: DisposableTestDatabase | undefined;
       const get = () => {
