@@ -1,4 +1,4 @@
-import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
+import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryId, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 
 /**
  * Faults for provoking the 500 and the 503 every operation declares, through the product's real error path: whatever
@@ -12,11 +12,15 @@ export const FAULT_MARKER = 'injected-fault-7f3a9c';
 
 /**
  * A database that stops answering: while armed, every query the services send fails the way a lost connection
- * does, before reaching the database. A query builder plugin, so it sits under every repository and transaction.
+ * does. A query builder plugin, so it sits under every repository and transaction. A query built while armed is
+ * refused before it reaches the database; one compiled before and run while armed (a prepared read, compiled once:
+ * server/src/storage/prepared.ts) when its answer comes back, which its caller cannot tell apart.
  */
 export class DatabaseOutage implements KyselyPlugin {
   private armed = false;
   private effect: FaultEffect = 'fails';
+  /** The kind of each query compiled, for refusing it when it runs later. */
+  private readonly kinds = new WeakMap<QueryId, string>();
   /** The kinds of the queries refused since the outage began (SelectQueryNode, InsertQueryNode, RawNode, …). */
   readonly refused: string[] = [];
 
@@ -30,16 +34,20 @@ export class DatabaseOutage implements KyselyPlugin {
     this.armed = false;
   }
 
-  transformQuery({ node }: PluginTransformQueryArgs): RootOperationNode {
-    if (this.armed) {
-      this.refused.push(node.kind);
-      throw faultError(this.effect, `connection to the database lost while sending a ${node.kind} (${FAULT_MARKER})`);
-    }
+  transformQuery({ node, queryId }: PluginTransformQueryArgs): RootOperationNode {
+    if (this.armed) this.refuse(node.kind);
+    this.kinds.set(queryId, node.kind);
     return node;
   }
 
-  async transformResult({ result }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+  async transformResult({ result, queryId }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    if (this.armed) this.refuse(this.kinds.get(queryId) ?? 'query');
     return result;
+  }
+
+  private refuse(kind: string): never {
+    this.refused.push(kind);
+    throw faultError(this.effect, `connection to the database lost while sending a ${kind} (${FAULT_MARKER})`);
   }
 }
 

@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import type { AddressInfo } from 'node:net';
-import { TableNode, type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type RootOperationNode, type UnknownRow } from 'kysely';
+import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryId, QueryResult, RootOperationNode, TableNode, UnknownRow } from 'kysely';
 import { afterEach, beforeEach, it } from '@jest/globals';
 import { API_CLIENT_CACHE_MAX_AGE_MS } from '../src/domain/auth/api-clients.js';
 import { createApp } from '../src/http/app.js';
@@ -11,21 +11,25 @@ import { describeEachDatabase } from './databases.js';
 import { basic, useTestServer, type TestServer } from './server.js';
 import { expect } from './expect.js';
 
-/** Counts the reads of the tables behind authentication and group policies. */
+/**
+ * Counts the reads of the tables behind authentication and group policies: each run, including every run of a
+ * prepared read, which is compiled once (server/src/storage/prepared.ts).
+ */
 class CredentialReads implements KyselyPlugin {
   readonly tables: string[] = [];
+  /** The tables each compiled query reads, found when it is compiled, counted whenever it runs. */
+  private readonly read = new WeakMap<QueryId, string[]>();
 
-  transformQuery({ node }: PluginTransformQueryArgs): RootOperationNode {
+  transformQuery({ node, queryId }: PluginTransformQueryArgs): RootOperationNode {
     if (node.kind === 'SelectQueryNode') {
-      for (const from of node.from?.froms ?? []) {
-        const name = TableNode.is(from) ? from.table.identifier.name : undefined;
-        if (name === 'api_clients' || name === 'group_api_clients') this.tables.push(name);
-      }
+      const names = (node.from?.froms ?? []).map((from) => (from.kind === 'TableNode' ? (from as TableNode).table.identifier.name : undefined));
+      this.read.set(queryId, names.filter((name) => name === 'api_clients' || name === 'group_api_clients'));
     }
     return node;
   }
 
-  async transformResult({ result }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+  async transformResult({ result, queryId }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    this.tables.push(...(this.read.get(queryId) ?? []));
     return result;
   }
 }

@@ -69,10 +69,24 @@ const UNAUTHENTICATED: Record<ApiName, { message: string; challenge: string }> =
   console: { message: 'Sign in required', challenge: '' },
 };
 
+/**
+ * One problem of a request: a schema rule ajv found broken, or one the validator or query-parameters.ts found
+ * itself (those carry no `errorCode`, and a `message` of their own wording).
+ */
+interface ValidatorErrorItem {
+  /** Where: `/body/name`, `/query/offset`; for a missing or unknown property, the property itself. */
+  path?: string;
+  message?: string;
+  /** `<ajv keyword>.openapi.validation` for a schema rule (`required.openapi.validation`). */
+  errorCode?: string;
+  /** ajv's params of the rule (`missingProperty`, `allowedValues`, `limit`, `type`, …), passed on by the patch. */
+  params?: Record<string, unknown>;
+}
+
 interface ValidatorError {
   status: number;
   message?: string;
-  errors?: Array<{ path?: string; message?: string }>;
+  errors?: ValidatorErrorItem[];
   headers?: Record<string, string>;
   type?: string;
 }
@@ -97,14 +111,53 @@ function locationOf(field: string, path: string): string {
   return inBody && field !== 'body' ? `body.${field}` : field;
 }
 
-/** The validator's wording, made to read after a field name: `must have required property 'x'` → `is required`. */
-function ruleOf(message: string | undefined): string {
-  if (!message) return 'is invalid';
-  if (/^must have required property/.test(message)) return 'is required';
-  return message.replace(/^should /, 'must ');
+/** The ajv keyword of a schema rule's problem; undefined for the validator's own problems and ours. */
+function keywordOf(item: ValidatorErrorItem): string | undefined {
+  const suffix = '.openapi.validation';
+  return item.errorCode?.endsWith(suffix) ? item.errorCode.slice(0, -suffix.length) : undefined;
 }
 
-const TYPE_MISMATCH = /^must be (string|integer|number|boolean|object|array|null)$/;
+/** The JSON types a `type` rule accepts (`['integer', 'string']` or `'string'`). */
+const typesOf = (params: Record<string, unknown>): string[] => (Array.isArray(params.type) ? params.type : [params.type]).map(String);
+
+const commaList = (values: unknown): string => (Array.isArray(values) ? values : [values]).map(String).join(', ');
+
+/**
+ * What each kind of broken rule says, after the field's name, from what ajv found (its params). The words are
+ * ajv's own where clients already read them (`must NOT have fewer than 12 characters` is in the console's spec).
+ */
+const RULES: Record<string, (params: Record<string, unknown>) => string> = {
+  required: () => 'is required',
+  additionalProperties: () => 'is not allowed',
+  type: (params) => `must be ${typesOf(params).join(' or ')}`,
+  enum: (params) => `must be equal to one of the allowed values: ${commaList(params.allowedValues)}`,
+  const: (params) => `must be equal to ${JSON.stringify(params.allowedValue)}`,
+  minLength: ({ limit }) => `must NOT have fewer than ${limit} characters`,
+  maxLength: ({ limit }) => `must NOT have more than ${limit} characters`,
+  minItems: ({ limit }) => `must NOT have fewer than ${limit} items`,
+  maxItems: ({ limit }) => `must NOT have more than ${limit} items`,
+  minProperties: ({ limit }) => `must NOT have fewer than ${limit} properties`,
+  maxProperties: ({ limit }) => `must NOT have more than ${limit} properties`,
+  minimum: ({ comparison, limit }) => `must be ${comparison} ${limit}`,
+  maximum: ({ comparison, limit }) => `must be ${comparison} ${limit}`,
+  exclusiveMinimum: ({ comparison, limit }) => `must be ${comparison} ${limit}`,
+  exclusiveMaximum: ({ comparison, limit }) => `must be ${comparison} ${limit}`,
+  multipleOf: ({ multipleOf }) => `must be a multiple of ${multipleOf}`,
+  pattern: ({ pattern }) => `must match pattern "${pattern}"`,
+  format: ({ format }) => `must match format "${format}"`,
+  uniqueItems: ({ i, j }) => `must NOT have duplicate items (items ${j} and ${i} are identical)`,
+};
+
+/**
+ * A problem worded to read after its field's name. A rule of a kind not worded above (none of the specs' own), and a
+ * problem the validator or query-parameters.ts found itself, says what its finder said.
+ */
+function ruleOf(item: ValidatorErrorItem): string {
+  const keyword = keywordOf(item);
+  const word = keyword === undefined ? undefined : RULES[keyword];
+  if (word && item.params) return word(item.params);
+  return item.message || 'is invalid';
+}
 
 /**
  * The most problems one 400 lists. The validator reports every problem (ajv's allErrors), so a body of a
@@ -133,37 +186,40 @@ interface Problem {
   rule: string;
 }
 
+/** Each distinct rule, once. */
+const distinct = (rules: string[]): string[] => [...new Set(rules)];
+
 /**
  * One problem per rule broken, in the order found. A field that accepts alternatives (`oneOf`: an integer or a
  * string of digits) fails every branch; only the rule that matters is kept: a broken bound if there is one,
  * otherwise the accepted types.
  */
-function problemsOf(errors: Array<{ path?: string; message?: string }>): Problem[] {
-  const byField = new Map<string, { location: string; rules: string[] }>();
+function problemsOf(errors: ValidatorErrorItem[]): Problem[] {
+  const byField = new Map<string, { location: string; items: ValidatorErrorItem[] }>();
   for (const e of errors) {
     const field = fieldOf(e.path ?? '');
-    const entry = byField.get(field) ?? { location: locationOf(field, e.path ?? ''), rules: [] };
-    const rule = ruleOf(e.message);
-    if (!entry.rules.includes(rule)) entry.rules.push(rule);
+    const entry = byField.get(field) ?? { location: locationOf(field, e.path ?? ''), items: [] };
+    entry.items.push(e);
     byField.set(field, entry);
   }
   const problems: Problem[] = [];
-  for (const [fullField, { location: fullLocation, rules }] of byField) {
+  for (const [fullField, { location: fullLocation, items }] of byField) {
     const [field, location] = [bounded(fullField, MAX_FIELD_SHOWN), bounded(fullLocation, MAX_FIELD_SHOWN)];
-    const alternatives = rules.some((r) => /match exactly one schema in oneOf/.test(r));
+    const alternatives = items.find((e) => keywordOf(e) === 'oneOf');
     if (!alternatives) {
-      problems.push(...rules.map((rule) => ({ field, location, rule })));
+      problems.push(...distinct(items.map(ruleOf)).map((rule) => ({ field, location, rule })));
       continue;
     }
-    const specific = rules.filter((r) => !/oneOf/.test(r) && !TYPE_MISMATCH.test(r));
-    const types = rules.flatMap((r) => TYPE_MISMATCH.exec(r)?.[1] ?? []);
-    problems.push({ field, location, rule: specific.length > 0 ? specific.join(', ') : `must be ${types.join(' or ')}` });
+    const specific = distinct(items.filter((e) => keywordOf(e) !== 'oneOf' && keywordOf(e) !== 'type').map(ruleOf));
+    const types = distinct(items.flatMap((e) => (keywordOf(e) === 'type' && e.params ? typesOf(e.params) : [])));
+    const rule = specific.length > 0 ? specific.join(', ') : types.length > 0 ? `must be ${types.join(' or ')}` : ruleOf(alternatives);
+    problems.push({ field, location, rule });
   }
   return problems;
 }
 
 /** Every problem, up to MAX_LISTED_PROBLEMS, as one message (`field: rule; field: rule`) and as conductor details. */
-function describeProblems(errors: Array<{ path?: string; message?: string }>): { message: string; details: ErrorDetail[] } {
+function describeProblems(errors: ValidatorErrorItem[]): { message: string; details: ErrorDetail[] } {
   const problems = problemsOf(errors);
   const listed = problems.slice(0, MAX_LISTED_PROBLEMS);
   const rest = problems.length - listed.length;
@@ -199,7 +255,7 @@ export function toAppError(error: unknown): AppError {
   switch (error.status) {
     case 400: {
       const errors = error.errors ?? [];
-      const missing = errors.length > 0 && errors.every((e) => /required/.test(e.message ?? ''));
+      const missing = errors.length > 0 && errors.every((e) => keywordOf(e) === 'required');
       const { message, details } = describeProblems(errors);
       return new AppError(missing ? 'missing_parameter' : 'invalid_parameter', message || error.message || 'invalid request', { details });
     }

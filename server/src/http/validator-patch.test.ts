@@ -4,15 +4,17 @@ import express, { type ErrorRequestHandler, type Request, type RequestHandler } 
 import * as OpenApiValidator from 'express-openapi-validator';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { loadApiDocument, type ApiName } from './apis.js';
+import { toAppError } from './errors.js';
 import { oncePerRequest, type SecurityHandler } from './security.js';
 import { expect } from '../../test/expect.js';
 
 /**
  * patches/express-openapi-validator+5.6.2.patch (applied by `npm ci`'s postinstall, which fails when it no longer
  * applies): the validator prepares each route's pattern once, runs its middlewares at once after its spec has loaded,
- * and lets a request whose one security requirement passes go on without building its per-scheme objects. These tests
- * fail when any of the three stops running (docs/performance.md says what each saves), and check that the validator
- * still answers as before: the operation and parameters it finds, and each refusal of the security check.
+ * lets a request whose one security requirement passes go on without building its per-scheme objects, and passes
+ * on with each problem of a request what ajv found (its params), from which errors.ts words its messages. These tests
+ * fail when any of the four stops running (docs/performance.md says what the first three save), and check that the
+ * validator still answers as before: the operation and parameters it finds, and each refusal of the security check.
  */
 const fromValidator = createRequire(createRequire(import.meta.url).resolve('express-openapi-validator'));
 const pathToRegexpModule = fromValidator('path-to-regexp') as { pathToRegexp: (...args: unknown[]) => unknown };
@@ -136,5 +138,50 @@ describe('the validator as patched', () => {
     metadata!(req as never, {} as never, () => (wentOn = true));
     expect(wentOn, 'the validator waited on its spec within a loaded request: the patch is not applied (run npm ci)').toBe(true);
     expect((req as { openapi?: { schema: { operationId: string } } }).openapi?.schema.operationId).toBe('listEnvironments');
+  });
+
+  it('engages: each problem of a request carries what ajv found, from which errors.ts words the message', async () => {
+    const compliance = loadApiDocument('compliance');
+    let refusal: unknown;
+    const app = express();
+    app.use(
+      compliance.basePath,
+      express.json(),
+      ...OpenApiValidator.middleware({
+        apiSpec: structuredClone(compliance.openapi) as never,
+        validateApiSpec: false,
+        validateRequests: { allErrors: true },
+        validateSecurity: false,
+        ignoreUndocumented: false,
+      }),
+      report,
+      ((error, _req, res, _next) => {
+        refusal = error;
+        res.status(400).end();
+      }) satisfies ErrorRequestHandler,
+    );
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      const body = { name: 5, provider: 'nowhere', survey_resource_types: [], unknown_field: 1 };
+      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v0/environments`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      expect(res.status).toBe(400);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+    const problems = (refusal as { errors?: Array<{ errorCode?: string; params?: Record<string, unknown> }> }).errors ?? [];
+    const paramsOf = (keyword: string) => problems.find((problem) => problem.errorCode === `${keyword}.openapi.validation`)?.params;
+    expect(paramsOf('required'), 'the problems carry no params: the patch is not applied (run npm ci)').toEqual({ missingProperty: 'provider_options' });
+    expect(paramsOf('additionalProperties')).toEqual({ additionalProperty: 'unknown_field' });
+    expect(paramsOf('type')).toEqual({ type: 'string' });
+    expect(paramsOf('enum')).toEqual({ allowedValues: ['provider_a', 'provider_a_gov', 'provider_b'] });
+    expect(toAppError(refusal).message).toBe(
+      'provider_options: is required; unknown_field: is not allowed; name: must be string; ' +
+        'provider: must be equal to one of the allowed values: provider_a, provider_a_gov, provider_b',
+    );
   });
 });

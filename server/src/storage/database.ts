@@ -3,13 +3,13 @@ import { rename, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import SqliteDatabase from 'better-sqlite3';
-import { CompiledQuery, Kysely, sql, Migrator, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type MigrationProvider, type PostgresPool, type PostgresPoolClient, type SqliteDialectConfig } from 'kysely';
+import { CompiledQuery, Kysely, sql, Migrator, PostgresDialect, SqliteDialect, SqliteDriver, SqliteQueryCompiler, type DatabaseConnection, type Driver, type MigrationProvider, type PostgresPool, type PostgresPoolClient, type QueryCompiler, type SelectModifier, type SelectQueryNode, type SqliteDialectConfig } from 'kysely';
 import pg from 'pg';
 import { silentLog, type Log } from '../domain/log.js';
 import { asUnavailable, ConnectionGate, unavailable, withinMs, type ConnectionLimits } from './availability.js';
 import { CompiledRowStatement } from './compiled-rows.js';
 import { readDirectly } from './prepared.js';
-import { migrations } from './migrations/index.js';
+import { migrationsFor } from './migrations/index.js';
 import type { Database } from './schema.js';
 import { openSqliteFile, RefusedDatabaseFile, SqliteFaultReporter, sqliteFaultOf } from './sqlite-faults.js';
 
@@ -188,6 +188,23 @@ function reportingFaults(connection: DatabaseConnection, faults: SqliteFaultRepo
   };
 }
 
+/** The clauses that lock the rows a select reads (`forUpdate()`, `forNoKeyUpdate()`, …) or say how to wait. */
+const ROW_LOCKS: ReadonlySet<SelectModifier> = new Set(['ForUpdate', 'ForNoKeyUpdate', 'ForShare', 'ForKeyShare', 'NoWait', 'SkipLocked']);
+
+/**
+ * SQLite has no row locks, and refuses FOR UPDATE and its kin; here a select asking for them is compiled without
+ * them, since what they ask is already held: every transaction begins IMMEDIATE (ImmediateSqliteDriver), taking the
+ * write lock before its first read, so no one else writes the rows it reads until it ends. A repository therefore
+ * locks the rows it is about to rewrite the same way on either dialect (repositories/locking.ts, quotas.ts) and need
+ * not know which one it runs on.
+ */
+class SqliteQueryCompilerHoldingRowLocks extends SqliteQueryCompiler {
+  protected override visitSelectQuery(node: SelectQueryNode): void {
+    const endModifiers = node.endModifiers?.filter((modifier) => !(modifier.modifier && ROW_LOCKS.has(modifier.modifier)));
+    super.visitSelectQuery(endModifiers?.length === node.endModifiers?.length ? node : { ...node, endModifiers });
+  }
+}
+
 class ImmediateSqliteDialect extends SqliteDialect {
   driver: ImmediateSqliteDriver | undefined;
 
@@ -201,6 +218,10 @@ class ImmediateSqliteDialect extends SqliteDialect {
 
   override createDriver(): Driver {
     return (this.driver = new ImmediateSqliteDriver(this.config, this.sqlite, this.faults));
+  }
+
+  override createQueryCompiler(): QueryCompiler {
+    return new SqliteQueryCompilerHoldingRowLocks();
   }
 }
 
@@ -495,8 +516,6 @@ class ReadinessProbe {
   }
 }
 
-const provider: MigrationProvider = { getMigrations: async () => migrations };
-
 /**
  * PostgreSQL advisory lock keys (any two bigints; these spell "migrate" and "startup"). The migration lock is one
  * for the whole database, schemas included: Kysely's migrator reads the catalog of every schema, and a schema
@@ -590,6 +609,8 @@ async function withFileLock<T>(path: string, work: () => Promise<T>): Promise<T>
  * fresh PostgreSQL database collide on the catalog; so the whole run happens under an advisory lock.
  */
 export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {
+  // The migrations are told the dialect they run on, as some write SQL of their own for each.
+  const provider: MigrationProvider = { getMigrations: async () => migrationsFor(handle.dialect) };
   // The migrator looks for its own tables across every schema; naming the schema keeps schemas that share a
   // database (as start-up tests do) from seeing each other's. It runs on the lock's connection, where no statement
   // timeout applies.

@@ -55,6 +55,29 @@ describe('prepared queries', () => {
     await expect(prepared.rows({ limit: 1 })).rejects.toThrow(/limit not used as a value/);
   });
 
+  it('is compiled once with plugins too: a plugin sees the query compiled once and the result of every run', async () => {
+    const seen = { compiled: 0, results: 0 };
+    const plugged = db.withPlugin({
+      transformQuery: ({ node }) => {
+        seen.compiled += 1;
+        return node;
+      },
+      transformResult: async ({ result }) => {
+        seen.results += 1;
+        return result;
+      },
+    });
+    const byId = prepareQuery(plugged, (p: { id: string }) => plugged.selectFrom('organizations').selectAll().where('id', '=', p.id));
+    for (const [id, name] of [
+      ['o1', 'one'],
+      ['o2', 'two'],
+      ['o3', 'three'],
+    ]) {
+      expect(await byId.first({ id: id! })).toMatchObject({ name });
+    }
+    expect(seen).toEqual({ compiled: 1, results: 3 });
+  });
+
   it('does not read what a transaction has not committed yet', async () => {
     const byId = prepareQuery(db, (p: { id: string }) => db.selectFrom('organizations').selectAll().where('id', '=', p.id));
     let release!: () => void;

@@ -1,4 +1,5 @@
-import { PostgresAdapter, sql, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import type { DialectName } from '../database.js';
 
 /**
  * Tables whose lists are ordered by a creation time kept in whole seconds. Rows created in the same second used to
@@ -11,8 +12,8 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
  */
 export const CREATION_ORDERED_TABLES = ['environments', 'scans', 'events', 'users', 'notifications', 'invites', 'conductor_processes'] as const;
 
-export async function up(db: Kysely<unknown>): Promise<void> {
-  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+export async function up(db: Kysely<unknown>, dialect: DialectName): Promise<void> {
+  const postgres = dialect === 'postgres';
   for (const table of CREATION_ORDERED_TABLES) {
     if (postgres) {
       // bigserial numbers the existing rows too, and every later insert from any server process.
@@ -31,8 +32,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   }
 }
 
-export async function down(db: Kysely<unknown>): Promise<void> {
-  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+export async function down(db: Kysely<unknown>, dialect: DialectName): Promise<void> {
+  const postgres = dialect === 'postgres';
   for (const table of CREATION_ORDERED_TABLES) {
     await db.schema.dropIndex(`${table}_created_seq`).execute();
     if (!postgres) await sql.raw(`drop trigger ${table}_created_seq`).execute(db);

@@ -1,4 +1,5 @@
-import { PostgresAdapter, sql, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import type { DialectName } from '../database.js';
 
 /**
  * A scan's findings stored in the orders its result pages read them, so that a page reads its findings in one pass
@@ -12,8 +13,8 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
  * its 2 000 in ~1.8 ms, now 1.35 ms. Not the message in PostgreSQL's index, which refuses an entry over ~2.7 KB: a
  * custom rule's message can be longer.
  */
-export async function up(db: Kysely<unknown>): Promise<void> {
-  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+export async function up(db: Kysely<unknown>, dialect: DialectName): Promise<void> {
+  if (dialect === 'postgres') {
     await db.schema.dropIndex('scan_findings_resource').execute();
     await db.schema.createIndex('scan_findings_resource').on('scan_findings').columns(['scan_id', 'resource_type', 'resource_id', 'rule_id']).execute();
     return;
@@ -30,8 +31,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
 }
 
-export async function down(db: Kysely<unknown>): Promise<void> {
-  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+export async function down(db: Kysely<unknown>, dialect: DialectName): Promise<void> {
+  if (dialect === 'postgres') {
     await db.schema.dropIndex('scan_findings_resource').execute();
   } else {
     await findingsTable(db, 'scan_findings_by_rowid').execute();

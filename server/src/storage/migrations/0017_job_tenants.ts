@@ -1,4 +1,5 @@
-import { PostgresAdapter, sql, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import type { DialectName } from '../database.js';
 
 /**
  * Every job names the party it works for, its tenant (`org:<orgId>` for compliance work, `conductor:<account>` for
@@ -16,8 +17,8 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
  * organization in their payload; a dry-run's account is on the dry-run, a process job's on its process. Any other
  * job shares the tenant `shared`.
  */
-export async function up(db: Kysely<unknown>): Promise<void> {
-  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+export async function up(db: Kysely<unknown>, dialect: DialectName): Promise<void> {
+  const postgres = dialect === 'postgres';
   await db.schema.alterTable('jobs').addColumn('tenant', 'text', (c) => c.notNull().defaultTo('shared')).execute();
   const orgIdOfPayload = postgres ? sql`(payload::json ->> 'orgId')` : sql`json_extract(payload, '$.orgId')`;
   const dryRunIdOfPayload = postgres ? sql`(payload::json ->> 'dryRunId')` : sql`json_extract(payload, '$.dryRunId')`;

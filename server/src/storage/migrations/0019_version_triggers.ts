@@ -1,4 +1,5 @@
-import { PostgresAdapter, sql, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import type { DialectName } from '../database.js';
 
 /**
  * The versions of migration 0014 moved by the database itself, so that every write moves them — the server's, and
@@ -19,8 +20,8 @@ const listVersionSqlite = (org: string) =>
   `insert into environment_list_versions (org_id, version) values (${org}, ${RANDOM_VERSION_SQLITE})
      on conflict (org_id) do update set version = excluded.version;`;
 
-export async function up(db: Kysely<unknown>): Promise<void> {
-  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+export async function up(db: Kysely<unknown>, dialect: DialectName): Promise<void> {
+  if (dialect === 'postgres') {
     await sql`
       create function environment_row_version() returns trigger language plpgsql as $$
       begin
@@ -72,8 +73,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   for (const trigger of triggers) await sql.raw(trigger).execute(db);
 }
 
-export async function down(db: Kysely<unknown>): Promise<void> {
-  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+export async function down(db: Kysely<unknown>, dialect: DialectName): Promise<void> {
+  if (dialect === 'postgres') {
     await sql`drop trigger scans_environment_version on scans`.execute(db);
     await sql`drop trigger environments_list_version on environments`.execute(db);
     await sql`drop trigger environments_row_version on environments`.execute(db);

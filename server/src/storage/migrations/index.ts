@@ -1,4 +1,5 @@
-import type { Migration } from 'kysely';
+import type { Kysely, Migration } from 'kysely';
+import type { DialectName } from '../database.js';
 import * as initial from './0001_initial.js';
 import * as scans from './0002_scans.js';
 import * as console from './0003_console.js';
@@ -20,8 +21,20 @@ import * as ruleTestOutputs from './0018_rule_test_outputs.js';
 import * as versionTriggers from './0019_version_triggers.js';
 import * as invitationTokens from './0020_invitation_tokens.js';
 
-/** Every migration, in order. Names sort in the order they must run; never rename or edit a released one. */
-export const migrations: Record<string, Migration> = {
+/**
+ * A migration as written here: told the dialect it runs on, by whoever opened the database (database.ts), where SQL
+ * differs between SQLite and PostgreSQL. Most take no notice of it.
+ */
+interface DialectMigration {
+  up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
+  down?(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
+}
+
+/**
+ * Every migration, in order. Names sort in the order they must run; never rename a released one, nor change the
+ * schema it makes.
+ */
+const MIGRATIONS: Record<string, DialectMigration> = {
   '0001_initial': initial,
   '0002_scans': scans,
   '0003_console': console,
@@ -43,3 +56,13 @@ export const migrations: Record<string, Migration> = {
   '0019_version_triggers': versionTriggers,
   '0020_invitation_tokens': invitationTokens,
 };
+
+/** Every migration, in order, as Kysely's migrator runs them (a MigrationProvider's answer) on `dialect`. */
+export function migrationsFor(dialect: DialectName): Record<string, Migration> {
+  return Object.fromEntries(
+    Object.entries(MIGRATIONS).map(([name, { up, down }]): [string, Migration] => [
+      name,
+      { up: (db) => up(db, dialect), ...(down && { down: (db) => down(db, dialect) }) },
+    ]),
+  );
+}

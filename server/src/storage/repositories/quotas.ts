@@ -1,4 +1,4 @@
-import { PostgresAdapter, type Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { Admission } from '../../domain/quotas.js';
 import type { Database } from '../schema.js';
 
@@ -16,8 +16,8 @@ interface CountQuery {
  * owner's row FOR NO KEY UPDATE: another counted insert of the owner waits for this transaction to end, and its
  * count, a statement of its own under READ COMMITTED, then sees what this one wrote; rows referencing the owner are
  * still inserted meanwhile (a foreign key's check takes only a KEY SHARE lock), so scans and events are not held.
- * SQLite begins every transaction IMMEDIATE (database.ts): the whole transaction already runs alone. Without
- * `admit`, nothing is locked or counted.
+ * SQLite begins every transaction IMMEDIATE (database.ts): the whole transaction already runs alone, and the lock's
+ * select is compiled without its lock, a read of one row by its key. Without `admit`, nothing is locked or counted.
  */
 export async function admitInto(trx: Transaction<Database>, owner: QuotaOwner, admit: Admission | undefined, count: CountQuery): Promise<void> {
   if (!admit) return;
@@ -28,7 +28,6 @@ export async function admitInto(trx: Transaction<Database>, owner: QuotaOwner, a
 
 /** Makes the owner's counted and measured writes take turns until `trx` ends, as `admitInto` describes. */
 export async function takeTurns(trx: Transaction<Database>, owner: QuotaOwner): Promise<void> {
-  if (!(trx.getExecutor().adapter instanceof PostgresAdapter)) return;
   if ('organization' in owner) {
     await trx.selectFrom('organizations').select('id').where('id', '=', owner.organization).forNoKeyUpdate().execute();
   } else {

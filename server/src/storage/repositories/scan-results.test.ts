@@ -5,7 +5,7 @@ import { describeEachDatabase } from '../../../test/databases.js';
 import { expect } from '../../../test/expect.js';
 import { environmentFixture } from '../../../test/fixtures/environments.js';
 import { KyselyEnvironmentRepository } from './environments.js';
-import { migrations } from '../migrations/index.js';
+import { migrationsFor } from '../migrations/index.js';
 import { KyselyScanResultRepository } from './scan-results.js';
 
 const ORG = 'org-1';
@@ -86,7 +86,7 @@ describeEachDatabase('scan result pages', (db) => {
 
   it('keeps the findings of scans made before the findings were stored by rule and by type (0015), both ways', async () => {
     const { handle } = db();
-    const migrator = new Migrator({ db: handle.db, provider: { getMigrations: async () => migrations }, ...(handle.schema && { migrationTableSchema: handle.schema }) });
+    const migrator = new Migrator({ db: handle.db, provider: { getMigrations: async () => migrationsFor(handle.dialect) }, ...(handle.schema && { migrationTableSchema: handle.schema }) });
     const everyFinding = async () => (await results.findingsPage(SCAN, null, 1_000)).map((f) => JSON.stringify(f));
     const before = await everyFinding();
     expect(before).toHaveLength(findings().length);
