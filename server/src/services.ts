@@ -256,8 +256,7 @@ export function createServices(database: DatabaseHandle, clock: Clock, options: 
   jobs.register(
     INVITE_DELIVERY_JOB,
     (payload, context) => invitations.deliver(payload as InviteDeliveryJob, context.reached, context.signal),
-    // Nothing to settle: the invite stays PENDING, and the queue's log says the email was given up.
-    async () => {},
+    (payload, reason) => invitations.giveUp(payload as InviteDeliveryJob, reason),
   );
   const access: AccessService = new AccessService({
     groups: groupRepository,

@@ -10,15 +10,19 @@ import type { Kysely } from 'kysely';
 import { describe, it } from '@jest/globals';
 import { Random } from '../src/domain/cloud/random.js';
 import { accountKey, defaultAccountSize, listingError } from '../src/domain/cloud/simulator/simulated-cloud.js';
+import { INVITE_DELIVERY_JOB } from '../src/domain/access/invitations.js';
+import { hashSecret } from '../src/domain/auth/secrets.js';
 import { claimedFile, type ArmedFault, type FaultTraceLine } from '../src/domain/jobs/fault-points.js';
 import { PROJECT_ROOT } from '../src/paths.js';
 import { openDatabase, type DatabaseHandle } from '../src/storage/database.js';
 import type { Database } from '../src/storage/schema.js';
 import { compositionTar } from './conductor.js';
 import { expect } from './expect.js';
-import { basic } from './server.js';
+import { basic, startTestServer } from './server.js';
+import { openTestDatabase } from './databases.js';
 import { adminQuery } from './postgres.js';
 import { WebhookReceiver } from './webhook-receiver.js';
+import { invitationLink, SmtpSink } from './smtp-sink.js';
 import { ServerProcess, serverEntry } from './server-process.js';
 
 /**
@@ -121,6 +125,8 @@ interface Context {
   call(method: string, path: string, body?: unknown): Promise<Reply>;
   db: Kysely<Database>;
   webhook: WebhookReceiver;
+  /** Where the servers send email (SMTP_URL). */
+  mail: SmtpSink;
   /** What setup leaves for the runs and the checks. */
   state: Record<string, any>;
 }
@@ -599,6 +605,50 @@ const KINDS: Kind[] = [
       },
     },
   },
+  {
+    name: 'invite-delivery',
+    title: 'invite delivery',
+    jobKinds: [INVITE_DELIVERY_JOB],
+    compliance: true,
+    async setup(ctx) {
+      const group = await ctx.call('POST', '/v0/groups', { name: 'auditors', policy: 'builtin:AUDITOR', environment_ids: ['*'] });
+      expect(group.status, group.text).toBe(201);
+      ctx.state.group = group.body.id;
+    },
+    begin: (ctx, run) => ctx.call('POST', '/v0/invites', { email: `invited-${runName(run)}@example.com`, group_ids: [ctx.state.group] }),
+    unfinished: (db) => count(unemailedInvites(db).select((eb) => eb.fn.countAll().as('n'))),
+    async check(ctx) {
+      // Each invite emailed at least once (a kill after sending sends again), and the link of the last email to its
+      // address is the one that works: only its token's hash is kept.
+      const invites = await ctx.db.selectFrom('invites').select(['id', 'email', 'token_hash', 'delivery_error']).execute();
+      for (const invite of invites.filter((i) => i.delivery_error === null)) {
+        const last = ctx.mail.to(invite.email).at(-1);
+        expect({ invite: invite.email, emailed: last !== undefined }).toEqual({ invite: invite.email, emailed: true });
+        expect({ invite: invite.email, latestLinkWorks: invite.token_hash === hashSecret(invitationLink(last!.text).token) }).toEqual({
+          invite: invite.email,
+          latestLinkWorks: true,
+        });
+      }
+    },
+    async newWork(ctx) {
+      const invited = await ctx.call('POST', '/v0/invites', { email: 'invited-afterwards@example.com', group_ids: [ctx.state.group] });
+      expect(invited.status, invited.text).toBe(201);
+      await waitFor('the new invite to be emailed', async () => ctx.mail.to('invited-afterwards@example.com').length > 0);
+    },
+    giveUp: {
+      jobKind: INVITE_DELIVERY_JOB,
+      async check(ctx, reason, jobId) {
+        const job = await ctx.db.selectFrom('jobs').select('payload').where('id', '=', jobId).executeTakeFirstOrThrow();
+        const { inviteId } = JSON.parse(job.payload) as { inviteId: string };
+        const invite = await ctx.call('GET', `/v0/invites/${inviteId}`);
+        expect(invite.body).toMatchObject({ status: 'EXPIRED', delivery_error: reason });
+        // Killed before sending in every attempt: nothing went out, and the address may be invited again at once.
+        expect(ctx.mail.to(invite.body.email)).toEqual([]);
+        const again = await ctx.call('POST', '/v0/invites', { email: invite.body.email, group_ids: [ctx.state.group] });
+        expect(again.status, again.text).toBe(201);
+      },
+    },
+  },
 ];
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -799,9 +849,13 @@ async function unfinishedWork(db: Kysely<Database>) {
   return {
     scans: await db.selectFrom('scans').select(['id', 'job_id', 'created_at']).where('status', '=', 'IN_PROGRESS').execute(),
     dryRuns: await db.selectFrom('conductor_dry_runs').select(['id', 'status', 'job_id', 'created_at']).where('status', 'in', ['PENDING', 'RUNNING']).execute(),
+    invitesNotEmailed: await unemailedInvites(db).select(['id', 'email']).execute(),
     processJobs: await db.selectFrom('conductor_jobs').select(['id', 'fid', 'purpose', 'status', 'queue_job_id']).where('status', 'in', ['queued', 'running']).execute(),
   };
 }
+
+/** Invites neither emailed (no link's token kept) nor given up. */
+const unemailedInvites = (db: Kysely<Database>) => db.selectFrom('invites').where('token_hash', 'is', null).where('delivery_error', 'is', null);
 
 /** Jobs due or running: work some server should be doing now. */
 const busyJobs = (db: Kysely<Database>) =>
@@ -871,6 +925,8 @@ async function inCell<T>(
   const armedFile = join(dir, 'fault.json');
   const trace = new Trace(join(dir, 'fault-trace.jsonl'));
   const database = await freshDatabase(target, dir);
+  const mail = new SmtpSink();
+  await mail.start();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DATABASE_URL: database.url,
@@ -884,6 +940,7 @@ async function inCell<T>(
     ENFORCEMENT_INTERVAL_MS: '500',
     SIM_DRIFT_RATE: String(kind.driftRate ?? 0),
     WEBHOOK_ALLOW_PRIVATE: 'true',
+    SMTP_URL: mail.url,
     SHUTDOWN_TIMEOUT_MS: '2000',
     FAULT_POINTS_FILE: armedFile,
     FAULT_TRACE_FILE: trace.file,
@@ -919,6 +976,7 @@ async function inCell<T>(
       },
       db,
       webhook,
+      mail,
       state: {},
     };
     const settled = async () => (await busyJobs(db)).length === 0 && (await kind.unfinished(db)) === 0;
@@ -941,6 +999,7 @@ async function inCell<T>(
     await Promise.all(servers.map((s) => (s.killed || s.exit !== undefined ? undefined : s.kill())));
     await handle?.close();
     await webhook.stop();
+    await mail.stop();
     await database.drop();
     await rm(dir, { recursive: true, force: true });
   }
@@ -1116,6 +1175,19 @@ async function giveUpInCell(cell: Cell, target: Target, kind: Kind & { giveUp: G
 }
 
 describe('fault matrix', () => {
+  it('has a kind of work for every kind of job the server registers, and a give-up cell for each', async () => {
+    const db = await openTestDatabase({ name: 'sqlite', url: 'sqlite::memory:' });
+    const server = await startTestServer(db);
+    try {
+      const registered = server.services.jobs.kinds().sort();
+      expect([...new Set(KINDS.flatMap((k) => k.jobKinds))].sort()).toEqual(registered);
+      expect([...new Set(KINDS.flatMap((k) => (k.giveUp ? [k.giveUp.jobKind] : [])))].sort()).toEqual(registered);
+    } finally {
+      await server.close();
+      await db.dispose();
+    }
+  });
+
   for (const target of TARGETS) {
     describe(`[${target.name}, ${target.servers === 1 ? 'one server' : 'two servers'}]`, () => {
       for (const kind of KINDS.filter((k) => (!ONLY?.kind || ONLY.kind === k.name) && (ONLY?.target !== GIVE_UP_COLUMN || k.giveUp))) {

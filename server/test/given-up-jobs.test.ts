@@ -1,19 +1,24 @@
 import { afterAll, afterEach, beforeAll, describe, it, jest } from '@jest/globals';
-import { DryRunService } from '../src/domain/conductor/dry-runs.js';
+import { INVITE_DELIVERY_ATTEMPTS, INVITE_DELIVERY_JOB, InvitationService } from '../src/domain/access/invitations.js';
+import { DRY_RUN_JOB, DryRunService } from '../src/domain/conductor/dry-runs.js';
+import { PROCESS_JOB } from '../src/domain/conductor/lifecycle.js';
 import { ProcessJobRunner } from '../src/domain/conductor/process-jobs.js';
-import { NotificationService } from '../src/domain/notifications/service.js';
+import { NOTIFICATION_DELIVERY_JOB, NotificationService } from '../src/domain/notifications/service.js';
 import { ScanRunner } from '../src/domain/scans/runner.js';
+import { SCAN_JOB } from '../src/domain/scans/service.js';
 import { createEnvironment, runScan } from './compliance.js';
 import { compositionTar, conductorClient, WEB_RESOURCES } from './conductor.js';
 import { describeEachDatabase, type TestDatabase } from './databases.js';
 import { expect } from './expect.js';
-import { abandonNextJob, useTestServer, type TestServer } from './server.js';
+import { abandonNextJob, useTestServer, type TestServer, type TestServerOptions } from './server.js';
+import { SmtpSink } from './smtp-sink.js';
 import { WebhookReceiver } from './webhook-receiver.js';
 
 /**
  * Every kind of job, given up, leaves what it worked on finished with the reason, and whatever waited on it takes
  * new work at once: a scan ends ERROR and its environment takes the next scan, a dry-run ends FAILED, a process job
- * ends failed and its process and account take new changes, a delivery is recorded failed on its notification.
+ * ends failed and its process and account take new changes, a delivery is recorded failed on its notification, an
+ * invite whose email was given up expires with the reason and its address may be invited again.
  * A job is given up when every attempt's worker vanished (each lease ran out with the job unfinished), or when its
  * last attempt failed; and should the worker giving it up die before settling, the next one settles it.
  */
@@ -55,7 +60,11 @@ async function runUntilIdle(server: TestServer): Promise<void> {
   throw new Error('jobs were still due after 20 rounds');
 }
 
-function giveUpTests(db: () => TestDatabase, server: () => TestServer, work: () => Work): void {
+/** The kinds of job whose give-up the suite tries: every kind the server registers must be among them. */
+const tried = new Set<string>();
+
+function giveUpTests(db: () => TestDatabase, server: () => TestServer, jobKind: string, work: () => Work): void {
+  tried.add(jobKind);
   afterEach(() => {
     jest.restoreAllMocks();
   });
@@ -104,16 +113,29 @@ describeEachDatabase(
   (db) => {
     // The receiver listens on 127.0.0.1, which webhooks may reach only with the allowance; drift makes every scan
     // against a baseline notify.
-    const server = useTestServer(db, { simulator: { driftRate: 0.3 }, notifications: { webhookAllowPrivate: true } });
+    // Invites are emailed to the sink; its address is known once it listens, before the server starts (hooks run in
+    // the order they are declared).
+    const sink = new SmtpSink();
+    const options: TestServerOptions = { simulator: { driftRate: 0.3 } };
+    beforeAll(async () => {
+      await sink.start();
+      options.notifications = { webhookAllowPrivate: true, smtpUrl: sink.url, smtpFrom: 'Compliance <invites@compliance.test>' };
+    });
+    afterAll(() => sink.stop());
+    const server = useTestServer(db, options);
     const conductor = conductorClient(server);
     const receiver = new WebhookReceiver();
     beforeAll(() => receiver.start());
     afterAll(() => receiver.stop());
+
+    it('tries every kind of job the server registers', () => {
+      expect([...tried].sort()).toEqual(server().services.jobs.kinds().sort());
+    });
     // Nothing a test left due runs in the next one.
     afterEach(() => runUntilIdle(server()));
 
     describe('a scan', () => {
-      giveUpTests(db, server, () => {
+      giveUpTests(db, server, SCAN_JOB, () => {
         let environmentId = '';
         let scanId = '';
         return {
@@ -148,7 +170,7 @@ describeEachDatabase(
     });
 
     describe('a notification delivery', () => {
-      giveUpTests(db, server, () => {
+      giveUpTests(db, server, NOTIFICATION_DELIVERY_JOB, () => {
         let notificationId = '';
         let environmentId = '';
         let scanId = '';
@@ -205,7 +227,7 @@ describeEachDatabase(
     });
 
     describe('a dry-run', () => {
-      giveUpTests(db, server, () => {
+      giveUpTests(db, server, DRY_RUN_JOB, () => {
         let account = '';
         let dryRunId = '';
         const request = async () => {
@@ -243,7 +265,7 @@ describeEachDatabase(
     });
 
     describe('a process job (a composition update)', () => {
-      giveUpTests(db, server, () => {
+      giveUpTests(db, server, PROCESS_JOB, () => {
         let account = '';
         let fid = '';
         const processJobs = () => db().handle.db.selectFrom('conductor_jobs').selectAll().where('fid', '=', fid).orderBy('ordinal', 'desc').execute();
@@ -278,6 +300,56 @@ describeEachDatabase(
           },
           failNextGiveUp() {
             jest.spyOn(ProcessJobRunner.prototype, 'giveUp').mockRejectedValueOnce(new Error('the server died while settling'));
+          },
+        };
+      });
+    });
+
+    describe('an invite delivery', () => {
+      giveUpTests(db, server, INVITE_DELIVERY_JOB, () => {
+        let email = '';
+        let inviteId = '';
+        let invites = 0;
+        const invite = async (address: string) => {
+          invites += 1;
+          const group = await server().request('POST', '/v0/groups', { body: { name: `auditors ${invites}`, policy: 'builtin:AUDITOR', environment_ids: ['*'] } });
+          expect(group.status, group.text).toBe(201);
+          const created = await server().request('POST', '/v0/invites', { body: { email: address, group_ids: [group.body.id] } });
+          expect(created.status, created.text).toBe(201);
+          return created.body.id as string;
+        };
+        const current = async () => (await server().request('GET', `/v0/invites/${inviteId}`)).body;
+        return {
+          attempts: INVITE_DELIVERY_ATTEMPTS,
+          async jobId() {
+            const jobs = await db().handle.db.selectFrom('jobs').select(['id', 'payload']).where('kind', '=', INVITE_DELIVERY_JOB).execute();
+            return jobs.find((job) => (JSON.parse(job.payload) as { inviteId: string }).inviteId === inviteId)!.id;
+          },
+          async start() {
+            email = `invited-${invites}@example.com`;
+            inviteId = await invite(email);
+          },
+          async endedWith(reason) {
+            const now = server().clock.nowSeconds();
+            expect(await current()).toMatchObject({ status: 'EXPIRED', delivery_error: expect.stringMatching(reason), expires_at: expect.any(Number) });
+            expect((await current()).expires_at).toBeLessThanOrEqual(now);
+          },
+          async stillOpen() {
+            expect(await current()).toMatchObject({ status: 'PENDING', delivery_error: null });
+          },
+          async newWorkSucceeds() {
+            const before = sink.to(email).length;
+            const again = await invite(email);
+            expect(again).not.toBe(inviteId);
+            await runUntilIdle(server());
+            expect(sink.to(email)).toHaveLength(before + 1);
+            expect((await server().request('GET', `/v0/invites/${again}`)).body).toMatchObject({ status: 'PENDING', delivery_error: null });
+          },
+          failAttempts(message) {
+            jest.spyOn(InvitationService.prototype, 'deliver').mockRejectedValue(new Error(message));
+          },
+          failNextGiveUp() {
+            jest.spyOn(InvitationService.prototype, 'giveUp').mockRejectedValueOnce(new Error('the server died while settling'));
           },
         };
       });

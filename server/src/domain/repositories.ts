@@ -35,19 +35,29 @@ export interface PageRequest {
   limit: number;
 }
 
+/** A page as the layers hand it to one another: read-only, as its items are. */
 export interface Page<T> {
-  items: T[];
+  readonly items: readonly T[];
   /** More items exist past this page. */
-  hasMore: boolean;
+  readonly hasMore: boolean;
 }
 
 export type SortDirection = 'asc' | 'desc';
 
 export interface EnvironmentRepository {
-  /** The items may be shared with other calls' pages, and are frozen: a caller that needs a changed one copies it. */
   list(orgId: string, page: PageRequest, order: { by: EnvironmentOrder; direction: SortDirection }, filter: EnvironmentFilter): Promise<Page<Environment>>;
-  /** Frozen and possibly shared with other calls, as listed items are. */
   get(orgId: string, id: string): Promise<Environment | undefined>;
+  /**
+   * The version the database keeps of the environment: drawn anew at every write of it or of one of its scans,
+   * whoever writes (a trigger, not the server). Undefined when the organization has no such environment. One read
+   * of one column by key: cheap enough to read before every answer that shows the environment.
+   */
+  version(orgId: string, id: string): Promise<number | undefined>;
+  /**
+   * The version the database keeps of the organization's list of environments: drawn anew at every write of one of
+   * its environments (created, changed, deleted, a scan starting or ending), whoever writes. 0 before the first.
+   */
+  listVersion(orgId: string): Promise<number>;
   /**
    * With `admit`, asked with how many environments the organization has while its other counted inserts wait
    * (see Admission): it throws to refuse, and nothing is written.
@@ -76,6 +86,12 @@ export interface ScanFilter {
 
 export interface ScanRepository {
   get(orgId: string, id: string): Promise<Scan | undefined>;
+  /**
+   * The version the database keeps of the scan's environment, which it draws anew at every write of the scan (its
+   * status, its summary) as at every write of the environment and of its other scans, whoever writes. Undefined
+   * when the organization has no such scan. One read by key, like EnvironmentRepository.version.
+   */
+  environmentVersion(orgId: string, id: string): Promise<number | undefined>;
   /**
    * In one transaction: inserts the scan, marks it as the environment's scan in progress and queues `job`, which
    * runs it, so a crash leaves all three or none. Refuses (returns false, having written nothing) when the
@@ -439,6 +455,11 @@ export interface InviteRepository {
   list(orgId: string, filter: { email?: string }, page: PageRequest, direction: SortDirection): Promise<Page<Invite>>;
   /** Makes `tokenHash` the only token of the invite, while it is pending at `now`; false when it is not. */
   setTokenHash(orgId: string, id: string, tokenHash: string, now: number): Promise<boolean>;
+  /**
+   * The invite's email was given up with `reason`: while pending at `now`, it expires then (its link stops working,
+   * its address may be invited again); false when it was not pending.
+   */
+  giveUpDelivery(orgId: string, id: string, reason: string, now: number): Promise<boolean>;
   /** The invite whose latest link carries the token of that hash, whatever its state. */
   findByTokenHash(tokenHash: string): Promise<StoredInvite | undefined>;
   /**

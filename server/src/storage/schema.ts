@@ -349,6 +349,8 @@ export interface InvitesTable {
   /** Insertion order (migration 0010), breaking ties of `created_at`; assigned by the database. */
   created_seq: Generated<number>;
   updated_at: number;
+  /** Why the server gave up emailing the invite (migration 0021); null while it was not given up. */
+  delivery_error: Generated<string | null>;
 }
 
 export interface InviteGroupsTable {

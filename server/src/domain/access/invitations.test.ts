@@ -14,6 +14,7 @@ const invite: Invite = {
   acceptedAt: null,
   createdAt: Date.UTC(2026, 5, 1, 12) / 1000,
   updatedAt: Date.UTC(2026, 5, 1, 12) / 1000,
+  deliveryError: null,
 };
 
 /** The service with only what deliveryJob reads: the email transport, the job queue's job maker, the public URL. */

@@ -4,7 +4,7 @@ import { newId, randomToken } from '../ids.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { organizationTenant } from '../jobs/tenants.js';
 import { silentLog, type Log } from '../log.js';
-import { characterCount } from '../text.js';
+import { characterCount, firstCharacters } from '../text.js';
 import { DEFAULT_PASSWORD_HASHING, hashPassword, type PasswordHashing } from '../auth/passwords.js';
 import { hashSecret } from '../auth/secrets.js';
 import type { AuthenticationThrottle } from '../auth/throttle.js';
@@ -18,7 +18,8 @@ import { inviteStatus, type Invite } from './types.js';
 /*
  * Invites, from the email to the new user. Creating an invite queues a delivery job (with the invite, in one
  * transaction). The job mints the link's token, keeps only its SHA-256 hash on the invite (replacing any earlier
- * one, so only the latest email's link works) and sends the email; a failed send is retried by the queue. The link
+ * one, so only the latest email's link works) and sends the email; a failed send is retried by the queue, and once
+ * the queue gives the job up the invite expires with the reason, freeing its address for a new invite. The link
  * leads to the console, whose page reads the invitation and accepts it with a password: one transaction makes the
  * user, their group memberships and the invite ACCEPTED, and the user is signed in.
  */
@@ -33,6 +34,8 @@ export const INVITATION_PAGE = '/console/invitation';
 /** Unknown tokens count as failed authentications of this identity (failed sign-ins of the console's realm). */
 export const INVITATION_IDENTITY = 'invitation';
 const MIN_PASSWORD = 12;
+/** The longest `delivery_error` kept (the spec's Invite.delivery_error). */
+const DELIVERY_ERROR_LENGTH = 4096;
 
 export const INVITATION_NOT_VALID =
   'This invitation link is not valid: it names no invitation, or a newer email replaced it. Use the link of the latest invitation email.';
@@ -124,6 +127,15 @@ export class InvitationService {
     reached('sent');
     if (!outcome.ok) throw new Error(`the invitation email to ${invite.email} failed: ${outcome.error}`);
     (this.deps.log ?? silentLog).info({ inviteId: invite.id }, 'invitation emailed');
+  }
+
+  /**
+   * Every attempt to email the invite failed, or its workers vanished: nobody holds a working link, so the invite
+   * expires now with the reason (GET /invites shows it) and its address may be invited again at once.
+   */
+  async giveUp(job: InviteDeliveryJob, reason: string): Promise<void> {
+    const given = await this.deps.invites.giveUpDelivery(job.orgId, job.inviteId, firstCharacters(reason, DELIVERY_ERROR_LENGTH), this.deps.clock.nowSeconds());
+    (this.deps.log ?? silentLog).warn({ inviteId: job.inviteId, error: reason, expired: given }, 'invitation email given up');
   }
 
   /** What the invitation of a token is for; 404 for an unknown token, 410 for one that cannot be accepted any more. */

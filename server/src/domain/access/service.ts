@@ -179,6 +179,7 @@ export class AccessService {
       acceptedAt: null,
       createdAt: now,
       updatedAt: now,
+      deliveryError: null,
     };
     const delivery = from && this.deps.invitations?.deliveryJob(invite, from.origin, from.requestId);
     if (!(await this.deps.invites.insert(invite, now, delivery))) throw new AppError('already_invited', `email: ${email} already has a PENDING invite`);

@@ -48,6 +48,8 @@ export interface Invite {
   acceptedAt: number | null;
   createdAt: number;
   updatedAt: number;
+  /** Why the server gave up emailing it; it expired then. Null while it was not given up. */
+  deliveryError: string | null;
 }
 
 /** An invite's state follows from the clock: pending until accepted or until it expires. */

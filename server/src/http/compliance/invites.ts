@@ -13,6 +13,7 @@ function inviteBody(invite: InviteWithStatus): Schemas['Invite'] {
     created_at: invite.createdAt,
     updated_at: invite.updatedAt,
     expires_at: invite.expiresAt,
+    delivery_error: invite.deliveryError,
     resource_type: 'invite',
   };
 }

@@ -20,6 +20,7 @@ import * as jobTenants from './0017_job_tenants.js';
 import * as ruleTestOutputs from './0018_rule_test_outputs.js';
 import * as versionTriggers from './0019_version_triggers.js';
 import * as invitationTokens from './0020_invitation_tokens.js';
+import * as inviteDeliveryErrors from './0021_invite_delivery_errors.js';
 
 /**
  * A migration as written here: told the dialect it runs on, by whoever opened the database (database.ts), where SQL
@@ -55,6 +56,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0018_rule_test_outputs': ruleTestOutputs,
   '0019_version_triggers': versionTriggers,
   '0020_invitation_tokens': invitationTokens,
+  '0021_invite_delivery_errors': inviteDeliveryErrors,
 };
 
 /** Every migration, in order, as Kysely's migrator runs them (a MigrationProvider's answer) on `dialect`. */

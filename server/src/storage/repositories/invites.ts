@@ -66,6 +66,22 @@ export class KyselyInviteRepository implements InviteRepository {
     return Number(result.numUpdatedRows) === 1;
   }
 
+  /**
+   * The invite's email was given up: while still pending at `now`, it expires then, with the reason, its link stops
+   * working and its address is free for a new invite. False when it was no longer pending.
+   */
+  async giveUpDelivery(orgId: string, id: string, reason: string, now: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('invites')
+      .set({ expires_at: now, updated_at: now, delivery_error: reason, token_hash: null, pending_email: null })
+      .where('id', '=', id)
+      .where('org_id', '=', orgId)
+      .where('accepted_at', 'is', null)
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
   async findByTokenHash(tokenHash: string): Promise<StoredInvite | undefined> {
     const row = await this.db.selectFrom('invites').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
     return row && (await this.withGroups([row]))[0];
@@ -152,6 +168,7 @@ export class KyselyInviteRepository implements InviteRepository {
       acceptedAt: row.accepted_at,
       createdAt: row.created_at,
       updatedAt: row.updated_at,
+      deliveryError: row.delivery_error,
       tokenHash: row.token_hash,
     }));
   }
