@@ -12,8 +12,8 @@ import { expect } from '../../server/test/expect.js';
 
 /**
  * The pieces of the declared-status table: what one operation needs for a valid call, the scenarios that provoke
- * its other statuses, and the rules that derive the statuses every operation of an API answers alike (an unknown
- * query parameter, no credentials, a policy that denies, an archive over the limit, a fault).
+ * its other statuses, and the rules that derive the statuses every operation of an API answers alike (a tag still
+ * current, an unknown query parameter, no credentials, a policy that denies, an archive over the limit, a fault).
  */
 
 export interface StatusContext {
@@ -187,6 +187,22 @@ function groupPolicyDenial(op: OperationStatuses): Case | undefined {
 function derived(op: OperationStatuses, status: number): Case | undefined {
   const { api, operationId } = op;
   switch (status) {
+    case 304:
+      return {
+        how: 'the valid call again, naming the ETag of its 200 in If-None-Match',
+        run: async (ctx) => {
+          const call = await op.valid(ctx);
+          const first = await send(ctx, call);
+          expect(first.status, first.text.slice(0, 500)).toBe(op.success.status);
+          const tag = first.headers.get('etag');
+          expect(tag, 'the 200 carries an ETag').toMatch(/^W\/"/);
+          return send(ctx, { ...call, headers: { ...call.headers, 'If-None-Match': tag! } });
+        },
+        check: ({ text, headers }) => {
+          expect(text).toBe('');
+          expect(headers.get('etag')).toMatch(/^W\/"/);
+        },
+      };
     case 400:
       return {
         how: 'an unknown query parameter',

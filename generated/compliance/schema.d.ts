@@ -160,7 +160,8 @@ export interface paths {
          *     `<server>/console/invitation#<token>`, where `<server>` is the server's `PUBLIC_URL` setting or else the scheme
          *     and host this request was sent to, and `<token>` 32 random bytes (base64url) of which only the SHA-256 hash is
          *     kept. A failed send is retried with growing delays, 5 attempts in all; each attempt carries a new link, and only
-         *     the latest works. Without an SMTP server nothing is sent.
+         *     the latest works. When the last attempt fails too, the invite expires at once with the reason in its
+         *     `delivery_error`, so that the address may be invited again. Without an SMTP server nothing is sent.
          *
          *     Acceptance: the link's page (the console API's getInvitation and acceptInvitation) lets the person choose a
          *     password (at least 12 characters) while the invite is `PENDING`. Accepting creates, in one transaction, a user
@@ -1534,7 +1535,8 @@ export interface components {
          * @description An invitation of an email address into the organization, emailed to it with a one-time link into the web console
          *     (see `POST /invites`). `PENDING` until the person accepts it there (`ACCEPTED`: they chose a password and became
          *     an `ACTIVE` user of the organization in the invite's groups) or until `expires_at` passes (`EXPIRED`: the link is
-         *     refused, and a new invite of the address may be made). An accepted or expired invite never changes again.
+         *     refused, and a new invite of the address may be made). An invite whose email the server gave up sending (see
+         *     `delivery_error`) expires at that moment. An accepted or expired invite never changes again.
          */
         Invite: {
             /**
@@ -1542,6 +1544,8 @@ export interface components {
              * @description Creation time (Unix seconds).
              */
             created_at: number;
+            /** @description Why the invitation email could not be sent, once the server gave up sending it (5 failed attempts, see `POST /invites`): the invite expired then (`expires_at` and `updated_at` are that time, `status` is `EXPIRED`), no link of it works, and a new invite of the address may be made at once. `null` otherwise. */
+            delivery_error?: string | null;
             /**
              * Format: email
              * @description Invited address.
@@ -2533,6 +2537,15 @@ export interface components {
                 "application/json": components["schemas"]["NotImplementedError"];
             };
         };
+        /** @description Not Modified: the representation named by `If-None-Match` is still current; no body. `ETag` names it again. */
+        NotModified: {
+            headers: {
+                /** @description The current answer's entity tag, the one `If-None-Match` named (see "Conditional requests" above). */
+                ETag?: string;
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /**
          * @description The service is temporarily unavailable (its database does not answer in time, or the server is shedding
          *     load); retry after the number of seconds in `Retry-After`.
@@ -2591,6 +2604,12 @@ export interface components {
         environment_id_query: string;
         /** @description Only results of these compliance families (repeatable). Absent = every family of the scan's environment. */
         family_filter: ("CIS" | "CISCONTROLS" | "CSACCM" | "FBP" | "GDPR" | "HIPAA" | "ISO27001" | "NIST" | "PCI" | "SOC2" | "CISPROVB" | "CISCONTROLSPROVB" | "GDPRPROVB" | "HIPAAPROVB" | "ISO27001PROVB" | "NISTPROVB" | "PCIPROVB" | "SOC2PROVB")[];
+        /**
+         * @description Entity tags of answers the caller holds (`W/"…"`, comma-separated), or `*` (see "Conditional requests" above):
+         *     when one of them is the current answer's `ETag`, or with `*`, the answer is `304 Not Modified` without a body.
+         *     A stale or unknown tag is answered as if the header were absent.
+         */
+        if_none_match: string;
         /**
          * @description Id of the invite.
          * @example 8e0a2c4e-6a8c-4e0a-8c2e-4a6c8e0a2c4e
@@ -2659,7 +2678,14 @@ export interface operations {
                  */
                 query?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Entity tags of answers the caller holds (`W/"…"`, comma-separated), or `*` (see "Conditional requests" above):
+                 *     when one of them is the current answer's `ETag`, or with `*`, the answer is `304 Not Modified` without a body.
+                 *     A stale or unknown tag is answered as if the header were absent.
+                 */
+                "If-None-Match"?: components["parameters"]["if_none_match"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2668,12 +2694,15 @@ export interface operations {
             /** @description A page of environments. */
             200: {
                 headers: {
+                    /** @description A weak entity tag of this answer (see "Conditional requests"): it names the database's version of the organization's list of environments, which any write of one of its environments moves (a new, changed or deleted environment, a scan starting or ending); the request's path and query; and the caller's view, its organization and the environments its groups cover (a caller restricted by groups gets another tag). Send it in `If-None-Match` to be answered `304` while it is current. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Environments"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
@@ -2716,7 +2745,14 @@ export interface operations {
     getEnvironment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Entity tags of answers the caller holds (`W/"…"`, comma-separated), or `*` (see "Conditional requests" above):
+                 *     when one of them is the current answer's `ETag`, or with `*`, the answer is `304 Not Modified` without a body.
+                 *     A stale or unknown tag is answered as if the header were absent.
+                 */
+                "If-None-Match"?: components["parameters"]["if_none_match"];
+            };
             path: {
                 /**
                  * @description Id of the environment.
@@ -2731,12 +2767,15 @@ export interface operations {
             /** @description The environment and its summary. */
             200: {
                 headers: {
+                    /** @description A weak entity tag of this answer (see "Conditional requests"): it names the database's version of the environment, which any write of it or of one of its scans moves (so its summary too); the request's path and query; and the caller's view, its organization and the environments its groups cover (a caller restricted by groups gets another tag). Send it in `If-None-Match` to be answered `304` while it is current. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["EnvironmentWithSummary"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -3639,7 +3678,14 @@ export interface operations {
     getScan: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Entity tags of answers the caller holds (`W/"…"`, comma-separated), or `*` (see "Conditional requests" above):
+                 *     when one of them is the current answer's `ETag`, or with `*`, the answer is `304 Not Modified` without a body.
+                 *     A stale or unknown tag is answered as if the header were absent.
+                 */
+                "If-None-Match"?: components["parameters"]["if_none_match"];
+            };
             path: {
                 /**
                  * @description Id of the scan.
@@ -3654,12 +3700,15 @@ export interface operations {
             /** @description The scan and its summary. */
             200: {
                 headers: {
+                    /** @description A weak entity tag of this answer (see "Conditional requests"): it names the database's version of the scan's environment, which any write of the scan, or of its environment and its other scans, moves; the request's path and query; and the caller's view, its organization and the environments its groups cover (a caller restricted by groups gets another tag). Send it in `If-None-Match` to be answered `304` while it is current. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ScanWithSummary"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -3681,7 +3730,14 @@ export interface operations {
                 /** @description Only these resource types (repeatable, bare, e.g. `resource_type=PROVA.S3.Bucket`). At most 100 (a provider's catalogue has 30 types). */
                 resource_type?: components["parameters"]["resource_type_filter"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Entity tags of answers the caller holds (`W/"…"`, comma-separated), or `*` (see "Conditional requests" above):
+                 *     when one of them is the current answer's `ETag`, or with `*`, the answer is `304 Not Modified` without a body.
+                 *     A stale or unknown tag is answered as if the header were absent.
+                 */
+                "If-None-Match"?: components["parameters"]["if_none_match"];
+            };
             path: {
                 /**
                  * @description Id of the scan.
@@ -3696,12 +3752,15 @@ export interface operations {
             /** @description A page of results by resource type. */
             200: {
                 headers: {
+                    /** @description A weak entity tag of this answer (see "Conditional requests"): it names the database's version of the scan's environment, which any write of the scan (its status), or of its environment and its other scans, moves; a finished scan's results never change; the request's path and query; and the caller's view, its organization and the environments its groups cover (a caller restricted by groups gets another tag). Send it in `If-None-Match` to be answered `304` while it is current. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ComplianceByResourceTypeOutput"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -3723,7 +3782,14 @@ export interface operations {
                 /** @description Only results with one of these values (repeatable). */
                 result?: ("PASS" | "FAIL" | "UNKNOWN")[];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Entity tags of answers the caller holds (`W/"…"`, comma-separated), or `*` (see "Conditional requests" above):
+                 *     when one of them is the current answer's `ETag`, or with `*`, the answer is `304 Not Modified` without a body.
+                 *     A stale or unknown tag is answered as if the header were absent.
+                 */
+                "If-None-Match"?: components["parameters"]["if_none_match"];
+            };
             path: {
                 /**
                  * @description Id of the scan.
@@ -3738,12 +3804,15 @@ export interface operations {
             /** @description A page of results by rule. */
             200: {
                 headers: {
+                    /** @description A weak entity tag of this answer (see "Conditional requests"): it names the database's version of the scan's environment, which any write of the scan (its status), or of its environment and its other scans, moves; a finished scan's results never change; the request's path and query; and the caller's view, its organization and the environments its groups cover (a caller restricted by groups gets another tag). Send it in `If-None-Match` to be answered `304` while it is current. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ComplianceByRules"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];

@@ -181,6 +181,7 @@ describeEachDatabase(
           created_at: now,
           updated_at: now,
           expires_at: now + WEEK,
+          delivery_error: null,
           resource_type: 'invite',
         });
         expect((await server.request('GET', `/v0/invites/${res.body.id}`)).body).toEqual(res.body);

@@ -47,7 +47,7 @@ describe('cross-origin requests', () => {
     expect(compliance.status).toBe(204);
     expect(compliance.headers['access-control-allow-origin']).toBe(FRONTEND);
     expect(compliance.headers['access-control-allow-methods']!.split(',')).toEqual(expect.arrayContaining(['GET', 'POST', 'PATCH', 'DELETE']));
-    expect(compliance.headers['access-control-allow-headers']).toBe('Authorization,Content-Type,X-Request-Id');
+    expect(compliance.headers['access-control-allow-headers']).toBe('Authorization,Content-Type,If-None-Match,X-Request-Id');
     expect(compliance.headers['access-control-allow-credentials']).toBeUndefined();
     const conductor = await preflight(`${listing.baseUrl}/api/v0/accounts`, 'GET', 'authorization');
     expect(conductor.status).toBe(204);
@@ -64,12 +64,17 @@ describe('cross-origin requests', () => {
     expect(any.headers['access-control-allow-credentials']).toBeUndefined();
   });
 
-  it('answers with Access-Control-Allow-Origin on the actual request, and exposes Location, Retry-After and X-Request-Id', async () => {
+  it('answers with Access-Control-Allow-Origin on the actual request, and exposes ETag, Location, Retry-After and X-Request-Id', async () => {
     const res = await fetch(`${listing.baseUrl}/v0/environments`, { headers: { origin: FRONTEND, authorization: listing.auth } });
     expect(res.status).toBe(200);
     expect(res.headers.get('access-control-allow-origin')).toBe(FRONTEND);
+    expect(res.headers.get('access-control-expose-headers')).toContain('ETag');
     expect(res.headers.get('access-control-expose-headers')).toContain('Location');
     expect(res.headers.get('access-control-expose-headers')).toContain('X-Request-Id');
+    // A page may send the ETag back: answered 304, readable as such.
+    const again = await fetch(`${listing.baseUrl}/v0/environments`, { headers: { origin: FRONTEND, authorization: listing.auth, 'if-none-match': res.headers.get('etag')! } });
+    expect(again.status).toBe(304);
+    expect(again.headers.get('access-control-allow-origin')).toBe(FRONTEND);
   });
 
   it('gives an origin that is not listed, and every origin when CORS_ORIGINS is unset, no access', async () => {

@@ -73,7 +73,7 @@ describe('the stateful mock steered by Prefer', () => {
     const undeclared = await mock.request('GET', '/v0/environments', { headers: { prefer: 'code=418' } });
     expect(undeclared.status).toBe(400);
     expect(undeclared.body).toMatchObject({ type: 'InvalidParameterValue', code: 400 });
-    expect(undeclared.body.message).toMatch(/code 418 is not declared for listEnvironments, which declares 200, 400, 401/);
+    expect(undeclared.body.message).toMatch(/code 418 is not declared for listEnvironments, which declares 200, 304, 400, 401/);
     const tooLong = await mock.request('GET', '/v0/environments', { headers: { prefer: `delay=${MAX_PREFERRED_DELAY_MS + 1}` } });
     expect(tooLong.status).toBe(400);
     expect(tooLong.body.message).toContain(`from 0 to ${MAX_PREFERRED_DELAY_MS}`);

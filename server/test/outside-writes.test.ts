@@ -12,9 +12,9 @@ import { serverEntry, ServerProcess } from './server-process.js';
 
 /**
  * Writes made beside the server — SQL from psql or sqlite3, a backfill, a restored backup — show at once: the
- * database moves the versions the servers' kept environments and pages are checked against (migration 0019), so two
- * server processes that have each read an environment and its page answer what the other connection wrote on their
- * next request. The outside writer is psql for PostgreSQL and Python's sqlite3 module for a SQLite file.
+ * database moves the versions the servers' edge caches key their answers by (migration 0019,
+ * server/src/http/edge-cache.ts), so two server processes that have each answered an environment and its page
+ * answer what the other connection wrote on their next request. The outside writer is psql for PostgreSQL and Python's sqlite3 module for a SQLite file.
  */
 const run = promisify(execFile);
 const POSTGRES_URL = process.env.TEST_DATABASE_URL;

@@ -12,8 +12,8 @@ import { adminQuery } from './postgres.js';
 
 /**
  * Two server processes on one PostgreSQL database, as the scale-out path runs them, driven by curl. Each process
- * keeps the environments and pages it read (storage/repositories/environments.ts); whatever a client writes through
- * one, a page of the other shows on the next request.
+ * keeps the answers it gave, by the versions the database keeps (server/src/http/edge-cache.ts); whatever a client
+ * writes through one, a page of the other shows on the next request.
  */
 const POSTGRES_URL = process.env.TEST_DATABASE_URL;
 const run = promisify(execFile);

@@ -6,6 +6,7 @@ import type { Metrics } from '../metrics.js';
 import type { Services } from '../services.js';
 import { databaseAnswers } from '../storage/database.js';
 import { API_NAMES, loadApiDocument, type ApiDocument, type ApiName } from './apis.js';
+import { complianceAnswerVersions } from './compliance/answer-versions.js';
 import { complianceHandlers } from './compliance/index.js';
 import { conductorHandlers } from './conductor/index.js';
 import { authorizeCompliance } from './compliance/authorization.js';
@@ -19,6 +20,7 @@ import { compressWhenAsked } from './compression.js';
 import { crossOrigin, crossOriginMockControls } from './cors.js';
 import { mountDocs } from './docs.js';
 import type { HandlerContext } from './context.js';
+import { ConditionalAnswers, EdgeCache, type AnswerVersions } from './edge-cache.js';
 import { errorRenderer } from './errors.js';
 import { writeJsonDirectly } from './json-response.js';
 import { MockFaults, steeredByPrefer } from './mock-steering.js';
@@ -56,6 +58,8 @@ export interface AppOptions {
   /** Times every API request; also answers GET /metrics unless `metricsOnOwnPort` (METRICS_PORT) serves them. */
   metrics?: Metrics;
   metricsOnOwnPort?: boolean;
+  /** Bytes of answers the edge cache keeps at most (edge-cache.ts; default DEFAULT_EDGE_CACHE_BYTES). */
+  edgeCacheBytes?: number;
 }
 
 /** The data sets the stateful mock loads by name (server/src/demo/mock.ts). */
@@ -90,6 +94,13 @@ const HANDLERS: Record<ApiName, object> = {
   compliance: complianceHandlers,
   conductor: conductorHandlers,
   console: consoleHandlers,
+};
+
+/** How each API's operations that declare 304 are versioned for the edge cache; an API without any has none. */
+const ANSWER_VERSIONS: Record<ApiName, AnswerVersions<never> | undefined> = {
+  compliance: complianceAnswerVersions,
+  conductor: undefined,
+  console: undefined,
 };
 
 function bodyParsers(api: ApiName, archiveLimitBytes: number): RequestHandler[] {
@@ -134,8 +145,9 @@ export function validatingHandlers(api: ApiDocument, handlers: Record<string, Se
 }
 
 /** One API mounted at its base path: parse, validate (security first), refuse text no store keeps, dispatch, render errors. */
-function mountApi(app: Express, api: ApiDocument, options: AppOptions, context: HandlerContext, faults: MockFaults | undefined): void {
+function mountApi(app: Express, api: ApiDocument, options: AppOptions, context: HandlerContext, faults: MockFaults | undefined, cache: EdgeCache): void {
   const table = bindOperations(api, HANDLERS[api.name]);
+  const conditional = ConditionalAnswers.bind(api, cache, ANSWER_VERSIONS[api.name]);
   // Names the API on the request for its log line and duration metric, whatever answers it.
   const tagApi: RequestHandler = (_req, res, next) => {
     res.locals.api = api.name;
@@ -160,6 +172,7 @@ function mountApi(app: Express, api: ApiDocument, options: AppOptions, context: 
       ...(api.name === 'console' ? [authorizeConsole(api)] : []),
       dispatcher(table, context, {
         validatingResponses: options.validateResponses,
+        conditional,
         ...(options.beforeHandler && { beforeHandler: (operationId: string) => options.beforeHandler!(api.name, operationId) }),
       }),
       () => {
@@ -234,7 +247,9 @@ export function createApp(options: AppOptions): App {
   // The APIs first: Express tries each layer in turn, and API requests are the many.
   const mockReset = mockResetOf(options);
   const faults = mockReset ? new MockFaults(Object.values(apis)) : undefined;
-  for (const api of Object.values(apis)) mountApi(app, api, options, context, faults);
+  // The server's one cache: answers of the operations that declare 304, by the versions the database keeps.
+  const cache = new EdgeCache({ validating: options.validateResponses, ...(options.edgeCacheBytes !== undefined && { maxBytes: options.edgeCacheBytes }) });
+  for (const api of Object.values(apis)) mountApi(app, api, options, context, faults, cache);
 
   // Someone who opens the server's address in a browser is looking for the documentation.
   app.get('/', (_req, res) => res.redirect(302, '/docs/'));

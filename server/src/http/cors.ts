@@ -3,15 +3,18 @@ import type { Request, RequestHandler } from 'express';
 import type { CorsOrigins } from '../config.js';
 import type { ApiDocument } from './apis.js';
 
-/** What a browser page may send each API: its credentials and bodies, the console's CSRF token, its request id. */
+/**
+ * What a browser page may send each API: its credentials and bodies, the console's CSRF token, its request id, and
+ * the ETag of an answer it holds (the compliance API's conditional requests, http/edge-cache.ts).
+ */
 const REQUEST_HEADERS = {
-  compliance: ['Authorization', 'Content-Type', 'X-Request-Id'],
+  compliance: ['Authorization', 'Content-Type', 'If-None-Match', 'X-Request-Id'],
   conductor: ['Authorization', 'Content-Type', 'X-Request-Id'],
   console: ['Content-Type', 'X-CSRF-Token', 'X-Request-Id'],
 } as const;
 
 /** Answer headers a page may read besides the simple ones. */
-const EXPOSED_HEADERS = ['Location', 'Retry-After', 'WWW-Authenticate', 'X-Request-Id'];
+const EXPOSED_HEADERS = ['ETag', 'Location', 'Retry-After', 'WWW-Authenticate', 'X-Request-Id'];
 
 /**
  * Whether `origin` names the host the request was sent to, over the same scheme, on any port: such a page is of the

@@ -2,6 +2,7 @@ import type { Request, RequestHandler } from 'express';
 import { AppError } from '../domain/errors.js';
 import { isPending, type ApiDocument, type OperationInfo } from './apis.js';
 import { cookieOf } from './console/cookies.js';
+import type { ConditionalAnswers } from './edge-cache.js';
 import { JsonText, jsonTextValue } from './json-response.js';
 
 /*
@@ -10,7 +11,7 @@ import { JsonText, jsonTextValue } from './json-response.js';
  * and `bindOperations` makes it a start-up error for anything the compiler cannot see.
  */
 
-type ResponsesOf<Op> = Op extends { responses: infer R } ? R : never;
+export type ResponsesOf<Op> = Op extends { responses: infer R } ? R : never;
 type ParamsOf<Op> = Op extends { parameters: infer P } ? P : never;
 type Slot<P, K extends string> = K extends keyof P ? Exclude<P[K], undefined> : never;
 type OrEmpty<T> = [T] extends [never] ? Record<string, never> : T;
@@ -64,8 +65,8 @@ export type HandlerMap<Ops, Principal, Context> = {
   [K in Exclude<keyof Ops, Pending<Ops>>]: Handler<Ops[K], Principal, Context>;
 };
 
-type AnyReply = { status: number; body: unknown; headers?: Record<string, string>; mediaType?: string };
-type AnyHandler = (request: HandlerRequest<unknown, unknown>, context: never) => Promise<AnyReply>;
+export type AnyReply = { status: number; body: unknown; headers?: Record<string, string>; mediaType?: string };
+export type AnyHandler = (request: HandlerRequest<unknown, unknown>, context: never) => Promise<AnyReply>;
 
 interface BoundOperation {
   operation: OperationInfo;
@@ -166,10 +167,16 @@ export interface DispatchOptions {
   beforeHandler?: BeforeHandler;
   /** Whether answers are validated: a body given as JSON text is then parsed, for the validator to judge. */
   validatingResponses?: boolean;
+  /** The operations answered through the edge cache (those whose spec declares 304), and how. */
+  conditional?: ConditionalAnswers;
 }
 
 /** Dispatches on the operation the validator matched (`req.openapi`), never on path strings. */
-export function dispatcher(table: Map<string, BoundOperation>, context: unknown, { beforeHandler, validatingResponses = false }: DispatchOptions = {}): RequestHandler {
+export function dispatcher(
+  table: Map<string, BoundOperation>,
+  context: unknown,
+  { beforeHandler, validatingResponses = false, conditional }: DispatchOptions = {},
+): RequestHandler {
   return async (req, res, next) => {
     const operationId = req.openapi?.schema.operationId;
     const bound = operationId === undefined ? undefined : table.get(operationId);
@@ -180,7 +187,12 @@ export function dispatcher(table: Map<string, BoundOperation>, context: unknown,
     // Path parameters come from the validator's match: Express resets req.params in every router layer.
     const path = req.openapi?.pathParams ?? {};
     if (beforeHandler) await beforeHandler(bound.operation.operationId);
-    const reply = await bound.handler(new DispatchedRequest(req, path) as HandlerRequest<unknown, unknown>, context as never);
+    const request = new DispatchedRequest(req, path) as HandlerRequest<unknown, unknown>;
+    // An operation the edge cache answers reads its version first: a kept answer, or a 304, is written there.
+    const reply = conditional?.has(bound.operation.operationId)
+      ? await conditional.answer(req, res, bound.operation.operationId, bound.handler, request, context)
+      : await bound.handler(request, context as never);
+    if (reply === undefined) return;
     res.status(reply.status);
     const fixed = bound.operation.fixedResponseHeaders[String(reply.status)];
     if (fixed) res.set(fixed);

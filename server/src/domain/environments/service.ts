@@ -68,6 +68,23 @@ export class EnvironmentService {
     return env;
   }
 
+  /**
+   * The version of what GET one environment shows (the environment and the summary of its latest successful scan),
+   * as the database keeps it: drawn anew at every write of the environment or of one of its scans, whoever writes.
+   * Undefined when the organization has no such environment.
+   */
+  version(orgId: string, id: string): Promise<number | undefined> {
+    return this.deps.environments.version(orgId, id);
+  }
+
+  /**
+   * The version of what a page of the organization's environments shows, as the database keeps it: drawn anew at
+   * every write of one of its environments (created, changed, deleted, a scan starting or ending), whoever writes.
+   */
+  listVersion(orgId: string): Promise<number> {
+    return this.deps.environments.listVersion(orgId);
+  }
+
   async create(orgId: string, input: CreateEnvironmentInput): Promise<Environment> {
     const provider = parseProvider(input.provider);
     const optionKeys = Object.keys(input.provider_options ?? {});
@@ -135,10 +152,13 @@ export class EnvironmentService {
   }
 }
 
+/** A record being made from another: its own copy, which the function making it fills in before handing it out. */
+type Draft<T> = { -readonly [K in keyof T]: T[K] };
+
 /** The environment a PATCH leaves: absent fields stay as they are; `baselineId` is the checked baseline_id, if sent. */
 function applyUpdate(current: Environment, input: UpdateEnvironmentInput, baselineId: string | null | undefined, now: number): Environment {
   const provider = current.provider;
-  const next: Environment = { ...current };
+  const next: Draft<Environment> = { ...current };
 
   if (input.provider !== undefined && input.provider !== provider) {
     const requested = parseProvider(input.provider);
@@ -276,7 +296,7 @@ function updatedAccess(env: Environment, options: ProviderOptionsInput): Provide
   const provider = env.provider as 'provider_a' | 'provider_a_gov';
   const field = `provider_options.${provider}`;
   const input = options[provider] ?? {};
-  const next: RoleAccess = { ...access };
+  const next: Draft<RoleAccess> = { ...access };
   if (input.region !== undefined) {
     throw AppError.invalid(`${field}.region`, 'is deprecated and accepted on create only; send regions');
   }

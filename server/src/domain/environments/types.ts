@@ -1,23 +1,28 @@
 import type { Provider } from '../cloud/providers.js';
 
+/*
+ * An environment as the layers hand it to one another: read-only, so that the compiler, not a check at run time,
+ * forbids a reader to change what it was given. A use case that changes one makes a new one (`{ ...env, name }`).
+ */
+
 /** How the service reaches a role-based account (provider_a, provider_a_gov). */
 export interface RoleAccess {
-  kind: 'role';
-  roleArn: string;
+  readonly kind: 'role';
+  readonly roleArn: string;
   /** The regions to scan; `['*']` for all. Absent on legacy environments, which have `region` instead. */
-  regions?: string[];
+  readonly regions?: readonly string[];
   /** Deprecated single region: such an environment's region can never change. */
-  region?: string;
+  readonly region?: string;
 }
 
 /** How the service reaches a provider_b subscription. The client secret is kept but never shown. */
 export interface SubscriptionAccess {
-  kind: 'subscription';
-  subscriptionId: string;
-  tenantId?: string;
-  applicationId?: string;
-  clientSecret?: string;
-  remediateResourceGroups?: string[];
+  readonly kind: 'subscription';
+  readonly subscriptionId: string;
+  readonly tenantId?: string;
+  readonly applicationId?: string;
+  readonly clientSecret?: string;
+  readonly remediateResourceGroups?: readonly string[];
 }
 
 export type ProviderAccess = RoleAccess | SubscriptionAccess;
@@ -25,27 +30,27 @@ export type ProviderAccess = RoleAccess | SubscriptionAccess;
 export type ScanStatus = 'IN_PROGRESS' | 'SUCCESS' | 'ERROR';
 
 export interface Environment {
-  id: string;
-  orgId: string;
-  name: string;
-  provider: Provider;
-  access: ProviderAccess;
-  complianceFamilies: string[];
-  surveyResourceTypes: string[];
+  readonly id: string;
+  readonly orgId: string;
+  readonly name: string;
+  readonly provider: Provider;
+  readonly access: ProviderAccess;
+  readonly complianceFamilies: readonly string[];
+  readonly surveyResourceTypes: readonly string[];
   /** provider_b only; `['*']` means every group, including groups that appear later. */
-  surveyResourceGroups: string[] | null;
-  remediateResourceTypes: string[];
-  baselineId: string | null;
-  remediation: boolean;
-  scanInterval: number;
-  scanScheduleEnabled: boolean;
+  readonly surveyResourceGroups: readonly string[] | null;
+  readonly remediateResourceTypes: readonly string[];
+  readonly baselineId: string | null;
+  readonly remediation: boolean;
+  readonly scanInterval: number;
+  readonly scanScheduleEnabled: boolean;
   /** The later of the end of the last scan and the last interval change; the next scan is one interval after it. */
-  scheduleAnchorAt: number;
-  lastScanId: string | null;
-  lastScanAt: number | null;
-  scanStatus: ScanStatus | null;
-  createdAt: number;
-  updatedAt: number;
+  readonly scheduleAnchorAt: number;
+  readonly lastScanId: string | null;
+  readonly lastScanAt: number | null;
+  readonly scanStatus: ScanStatus | null;
+  readonly createdAt: number;
+  readonly updatedAt: number;
 }
 
 /** Drift detection is on exactly while a baseline is set (seed 000 §3.2). */

@@ -1,8 +1,6 @@
-import { LRUCache } from 'lru-cache';
 import type { Clock } from '../clock.js';
 import type { Environment } from '../environments/types.js';
 import { AppError } from '../errors.js';
-import { deepFreeze } from '../freeze.js';
 import { newId } from '../ids.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { organizationTenant } from '../jobs/tenants.js';
@@ -61,20 +59,6 @@ export interface ScanServiceDeps {
 
 /** Starting scans and reading them and their results. The scan itself runs as a job (see runner.ts). */
 export class ScanService {
-  /**
-   * The summary found for an environment as the repository handed it out. A frozen environment is the same object
-   * for as long as it stays at its version, and every scan that starts or ends on it draws a new one, so a summary
-   * found for it stays the one to show for it.
-   */
-  private readonly summaries = new WeakMap<Environment, { summary: ResourceSummary | null }>();
-
-  /**
-   * What each rule of a successful scan came to, by scan: every page of its results starts from them, and they are
-   * final once the scan succeeded (a successful scan is never run again). Reading and parsing them took ~1 ms of a
-   * page of a 100 000-resource scan.
-   */
-  private readonly finalRuleResults = new LRUCache<string, readonly RuleResult[]>({ max: 64 });
-
   constructor(private readonly deps: ScanServiceDeps) {}
 
   /**
@@ -119,19 +103,25 @@ export class ScanService {
     return scan;
   }
 
+  /**
+   * The version of everything the scan's answers show (the scan, its summary, its results), as the database keeps
+   * it: its environment's version, which the database draws anew at every write of the scan, whoever writes. A
+   * scan's results are written while it is in progress and shown only once it succeeded, which writes the scan:
+   * they never change under one version. Undefined when the organization has no such scan.
+   */
+  version(orgId: string, scanId: string): Promise<number | undefined> {
+    return this.deps.scans.environmentVersion(orgId, scanId);
+  }
+
   /** The summary of the environment's latest successful scan: what GET /environments/{id} shows. */
   async latestSummary(orgId: string, env: Environment): Promise<ResourceSummary | null> {
     // No scan ever started: nothing to look for.
     if (env.lastScanId === null) return null;
-    const found = this.summaries.get(env);
-    if (found) return found.summary;
     const scan =
-      env.scanStatus === 'SUCCESS' && env.lastScanId !== null
+      env.scanStatus === 'SUCCESS'
         ? await this.deps.scans.get(orgId, env.lastScanId)
         : await this.deps.scans.previousSuccess(orgId, env.id, Number.MAX_SAFE_INTEGER);
-    const summary = scan?.summary ?? null;
-    if (Object.isFrozen(env)) this.summaries.set(env, { summary });
-    return summary;
+    return scan?.summary ?? null;
   }
 
   /** One item per (family, control, rule) the scan evaluated, in catalog order; empty until the scan succeeds. */
@@ -209,14 +199,9 @@ export class ScanService {
     return { items, hasMore: types.hasMore };
   }
 
-  /** The rule results of a successful scan, read once (see `finalRuleResults`); frozen, as they are shared. */
-  private async ruleResultsOf(scan: Scan): Promise<readonly RuleResult[]> {
-    let results = this.finalRuleResults.get(scan.id);
-    if (!results) {
-      results = deepFreeze(await this.deps.results.ruleResults(scan.id));
-      this.finalRuleResults.set(scan.id, results);
-    }
-    return results;
+  /** What each rule of a successful scan came to: every page of its results starts from them. */
+  private ruleResultsOf(scan: Scan): Promise<readonly RuleResult[]> {
+    return this.deps.results.ruleResults(scan.id);
   }
 
   private async environment(orgId: string, environmentId: string): Promise<Environment> {

@@ -1,45 +1,50 @@
 import type { RuleInfo } from './rule-set.js';
 import type { ScanStatus } from '../environments/types.js';
 
+/*
+ * A scan and its summary as the layers hand them to one another: read-only, so that the compiler forbids a reader
+ * to change what it was given; a use case that changes a scan makes a new one (`{ ...scan, status }`).
+ */
+
 export interface FamilySummary {
-  family: string;
-  compliant: number;
-  noncompliant: number;
-  rulesPassed: number;
-  rulesFailed: number;
+  readonly family: string;
+  readonly compliant: number;
+  readonly noncompliant: number;
+  readonly rulesPassed: number;
+  readonly rulesFailed: number;
 }
 
 /** Counts of one finished scan, kept with the scan (small; the results themselves are stored per resource and rule). */
 export interface ResourceSummary {
-  total: number;
-  compliant: number;
-  noncompliant: number;
-  resourceTypes: number;
-  rulesPassed: number;
-  rulesFailed: number;
-  families: FamilySummary[];
+  readonly total: number;
+  readonly compliant: number;
+  readonly noncompliant: number;
+  readonly resourceTypes: number;
+  readonly rulesPassed: number;
+  readonly rulesFailed: number;
+  readonly families: readonly FamilySummary[];
 }
 
 export interface ResourceTypeError {
-  resourceType: string;
-  message: string;
+  readonly resourceType: string;
+  readonly message: string;
 }
 
 export interface Scan {
-  id: string;
-  orgId: string;
-  environmentId: string;
-  status: ScanStatus;
-  message: string | null;
-  remediationError: boolean;
-  createdAt: number;
-  updatedAt: number;
-  finishedAt: number | null;
-  summary: ResourceSummary | null;
-  resourceTypeErrors: ResourceTypeError[];
+  readonly id: string;
+  readonly orgId: string;
+  readonly environmentId: string;
+  readonly status: ScanStatus;
+  readonly message: string | null;
+  readonly remediationError: boolean;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  readonly finishedAt: number | null;
+  readonly summary: ResourceSummary | null;
+  readonly resourceTypeErrors: readonly ResourceTypeError[];
   /** The families whose rules the scan evaluates. */
-  families: string[];
-  jobId: string | null;
+  readonly families: readonly string[];
+  readonly jobId: string | null;
 }
 
 export type RuleResultValue = 'PASS' | 'FAIL' | 'UNKNOWN';

@@ -3,7 +3,7 @@ import type { CreateEnvironmentInput, EnvironmentFilter, UpdateEnvironmentInput 
 import type { HandlerContext } from '../context.js';
 import { pageBody } from '../paging.js';
 import { nullAsAbsent } from './not-given.js';
-import { environmentBody, environmentWithSummaryBody, listedEnvironmentBody } from './presenters.js';
+import { environmentBody, environmentWithSummaryBody } from './presenters.js';
 import type { Req, Res } from './types.js';
 
 /** The lists a client may send as `null` for "not given" (see the spec's CreateEnvironmentInput, UpdateEnvironmentInput). */
@@ -21,7 +21,7 @@ export async function listEnvironments(req: Req<'listEnvironments'>, { services 
     { by: order_by, direction: order_direction },
     withinCovered(parseSearch(query), req.principal.grants.environmentsAllowing('results')),
   );
-  return { status: 200, body: pageBody(page, offset, listedEnvironmentBody) };
+  return { status: 200, body: pageBody(page, offset, environmentBody) };
 }
 
 export async function createEnvironment(req: Req<'createEnvironment'>, { services }: HandlerContext): Res<'createEnvironment'> {

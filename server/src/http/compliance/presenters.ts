@@ -1,8 +1,13 @@
 import { driftEnabled, nextScanAt, type Environment } from '../../domain/environments/types.js';
 import type { RuleComplianceItem } from '../../domain/scans/service.js';
 import type { ResourceSummary, Scan } from '../../domain/scans/types.js';
-import { keepJson } from '../json-response.js';
 import type { Schemas } from './types.js';
+
+/**
+ * A read-only list of the domain shown in a body, as it is: a body is serialized and never changed, and the
+ * generated body types (mutable lists) cannot say so.
+ */
+const shown = <T>(list: readonly T[]): T[] => list as T[];
 
 /** The environment as the API shows it; the provider_b client secret is kept but never shown. */
 export function environmentBody(env: Environment): Schemas['Environment'] {
@@ -13,10 +18,10 @@ export function environmentBody(env: Environment): Schemas['Environment'] {
     tenant_id: env.orgId,
     provider_options: providerOptionsBody(env),
     // The domain has checked every family and region against the provider; the spec lists them as enums.
-    compliance_families: env.complianceFamilies as Schemas['ComplianceFamily'][],
-    survey_resource_types: env.surveyResourceTypes,
-    ...(env.surveyResourceGroups !== null && { survey_resource_groups: env.surveyResourceGroups }),
-    remediate_resource_types: env.remediateResourceTypes,
+    compliance_families: shown(env.complianceFamilies) as Schemas['ComplianceFamily'][],
+    survey_resource_types: shown(env.surveyResourceTypes),
+    ...(env.surveyResourceGroups !== null && { survey_resource_groups: shown(env.surveyResourceGroups) }),
+    remediate_resource_types: shown(env.remediateResourceTypes),
     baseline_id: env.baselineId,
     drift: driftEnabled(env),
     remediation: env.remediation,
@@ -30,34 +35,9 @@ export function environmentBody(env: Environment): Schemas['Environment'] {
   };
 }
 
-/** The bodies of environments that never change (the frozen ones a page hands out), each made once. */
-const keptEnvironmentBodies = new WeakMap<Environment, Schemas['Environment']>();
-
-/**
- * `environmentBody` for a list: an environment that never changes gets one body, whose JSON text answers keep
- * (json-response.ts), so a page serializes only the environments it has not shown before.
- */
-export function listedEnvironmentBody(env: Environment): Schemas['Environment'] {
-  if (!Object.isFrozen(env)) return environmentBody(env);
-  let body = keptEnvironmentBodies.get(env);
-  if (!body) keptEnvironmentBodies.set(env, (body = keepJson(environmentBody(env))));
-  return body;
-}
-
-/** The bodies of GET /environments/{id}, by the frozen environment they show, with the summary each was made with. */
-const keptShownBodies = new WeakMap<Environment, { summary: ResourceSummary | null; body: Schemas['EnvironmentWithSummary'] }>();
-
-/**
- * One environment with the summary of its latest successful scan, as GET /environments/{id} shows it. An
- * environment that never changes gets one body per summary, whose JSON text answers keep.
- */
+/** One environment with the summary of its latest successful scan, as GET /environments/{id} shows it. */
 export function environmentWithSummaryBody(env: Environment, summary: ResourceSummary | null): Schemas['EnvironmentWithSummary'] {
-  if (!Object.isFrozen(env)) return { ...environmentBody(env), resource_summary: resourceSummaryBody(summary) };
-  const kept = keptShownBodies.get(env);
-  if (kept?.summary === summary) return kept.body;
-  const body = keepJson({ ...environmentBody(env), resource_summary: resourceSummaryBody(summary) });
-  keptShownBodies.set(env, { summary, body });
-  return body;
+  return { ...environmentBody(env), resource_summary: resourceSummaryBody(summary) };
 }
 
 function providerOptionsBody(env: Environment): Schemas['ProviderOptions'] {
@@ -68,8 +48,8 @@ function providerOptionsBody(env: Environment): Schemas['ProviderOptions'] {
         subscription_id: access.subscriptionId,
         ...(access.tenantId !== undefined && { tenant_id: access.tenantId }),
         ...(access.applicationId !== undefined && { application_id: access.applicationId }),
-        ...(env.surveyResourceGroups !== null && { survey_resource_groups: env.surveyResourceGroups }),
-        ...(access.remediateResourceGroups !== undefined && { remediate_resource_groups: access.remediateResourceGroups }),
+        ...(env.surveyResourceGroups !== null && { survey_resource_groups: shown(env.surveyResourceGroups) }),
+        ...(access.remediateResourceGroups !== undefined && { remediate_resource_groups: shown(access.remediateResourceGroups) }),
       },
     };
   }

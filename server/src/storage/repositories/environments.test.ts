@@ -6,6 +6,7 @@ import { describeEachDatabase } from '../../../test/databases.js';
 import { expect } from '../../../test/expect.js';
 import { environmentFixture } from '../../../test/fixtures/environments.js';
 import { KyselyEnvironmentRepository } from './environments.js';
+import { KyselyScanRepository } from './scans.js';
 
 const ORG = 'org-1';
 const FIRST_PAGE: PageRequest = { offset: 0, limit: 50 };
@@ -14,10 +15,11 @@ const NEWEST_FIRST = { by: 'created_at', direction: 'desc' } as const;
 const environment = (name: string, createdAt: number): Environment => environmentFixture(ORG, name, createdAt);
 
 /**
- * A page of environments keeps the environments it read, by version, for later pages. Two repositories on one
- * database stand for two server processes: whatever one writes, a page of the other shows at once.
+ * Pages of environments, and the versions the database keeps of an environment and of an organization's list, which
+ * the edge cache keys answers by (server/src/http/edge-cache.ts). Two repositories on one database stand for two
+ * server processes: whatever one writes, the other reads at once, and the versions move whoever writes.
  */
-describeEachDatabase('environment pages', (db) => {
+describeEachDatabase('environment pages and versions', (db) => {
   let reader: KyselyEnvironmentRepository;
   let writer: KyselyEnvironmentRepository;
   let ids: string[];
@@ -62,90 +64,59 @@ describeEachDatabase('environment pages', (db) => {
     ]);
   });
 
-  it('answers a page read again whole when a row is written between reading the versions and the rows', async () => {
-    expect(await names()).toEqual(['gamma', 'beta', 'alpha']);
-    await writer.modify(ORG, ids[0]!, (env) => ({ ...env, name: 'alpha-1' }));
-    // The first read of the rows comes after yet another write: the versions it was asked for are gone.
-    const repository = reader as unknown as { atVersions: (...args: unknown[]) => Promise<Environment[] | undefined> };
-    const atVersions = repository.atVersions.bind(reader);
-    let calls = 0;
-    repository.atVersions = async (...args) => {
-      calls += 1;
-      if (calls === 1) await writer.modify(ORG, ids[0]!, (env) => ({ ...env, name: 'alpha-2' }));
-      return atVersions(...args);
-    };
-    expect(await names()).toEqual(['gamma', 'beta', 'alpha-2']);
-    expect(calls).toBe(1);
-  });
-
-  it('answers a page as it read it while no environment of the organization is written', async () => {
-    const first = await reader.list(ORG, FIRST_PAGE, NEWEST_FIRST, {});
-    expect(await reader.list(ORG, FIRST_PAGE, NEWEST_FIRST, {})).toBe(first);
-    // Another organization's writes leave it as it is.
-    await db().handle.db.insertInto('organizations').values({ id: 'org-2', name: 'other', created_at: 1 }).execute();
-    await writer.insert({ ...environment('elsewhere', 5_000), orgId: 'org-2' });
-    expect(await reader.list(ORG, FIRST_PAGE, NEWEST_FIRST, {})).toBe(first);
-    // Another order, page or filter is another page.
-    expect(await reader.list(ORG, { offset: 1, limit: 50 }, NEWEST_FIRST, {})).not.toBe(first);
-    await writer.modify(ORG, ids[0]!, (env) => ({ ...env, name: 'alpha-1' }));
-    expect((await reader.list(ORG, FIRST_PAGE, NEWEST_FIRST, {})).items.map((env) => env.name)).toEqual(['gamma', 'beta', 'alpha-1']);
-  });
-
-  it('hands out environments no reader can change', async () => {
-    const page = await reader.list(ORG, FIRST_PAGE, NEWEST_FIRST, {});
-    expect(Object.isFrozen(page) && Object.isFrozen(page.items)).toBe(true);
-    const [first] = page.items;
-    expect(Object.isFrozen(first)).toBe(true);
-    expect(Object.isFrozen(first!.complianceFamilies)).toBe(true);
-    expect(Object.isFrozen(first!.access)).toBe(true);
-    expect(() => (first!.complianceFamilies as string[]).push('PCI')).toThrow(TypeError);
-    expect((await reader.list(ORG, FIRST_PAGE, NEWEST_FIRST, {})).items[0]!.complianceFamilies).toEqual(['CIS']);
-  });
-
-  it('answers one environment as it read it while its version stays, and every write of another process at once', async () => {
-    const first = await reader.get(ORG, ids[0]!);
-    expect(Object.isFrozen(first)).toBe(true);
-    expect(await reader.get(ORG, ids[0]!)).toBe(first);
-    // Another environment's write leaves it as it is; so does reading it in a page.
-    await writer.modify(ORG, ids[1]!, (env) => ({ ...env, name: 'beta-1' }));
+  it('reads the version of one environment, of the organization\'s list, and of a scan\'s environment, each moved by every write', async () => {
+    const scans = new KyselyScanRepository(db().handle.db);
+    const [one, list] = [await reader.version(ORG, ids[0]!), await reader.listVersion(ORG)];
+    expect(one).toBeGreaterThan(0);
+    expect(list).toBeGreaterThan(0);
+    // Reading moves nothing; another environment's write moves the list's version only.
     await reader.list(ORG, FIRST_PAGE, NEWEST_FIRST, {});
-    expect(await reader.get(ORG, ids[0]!)).toBe(first);
+    await reader.get(ORG, ids[0]!);
+    expect([await reader.version(ORG, ids[0]!), await reader.listVersion(ORG)]).toEqual([one, list]);
+    await writer.modify(ORG, ids[1]!, (env) => ({ ...env, name: 'beta-1' }));
+    expect(await reader.version(ORG, ids[0]!)).toBe(one);
+    expect(await reader.listVersion(ORG)).not.toBe(list);
 
     await writer.modify(ORG, ids[0]!, (env) => ({ ...env, name: 'alpha-1' }));
-    expect(await reader.get(ORG, ids[0]!)).toMatchObject({ name: 'alpha-1' });
+    const edited = await reader.version(ORG, ids[0]!);
+    expect(edited).not.toBe(one);
     await writer.recordScan(ids[0]!, { scanId: 'scan-1', startedAt: 2_000, status: 'IN_PROGRESS' });
-    expect(await reader.get(ORG, ids[0]!)).toMatchObject({ lastScanId: 'scan-1', scanStatus: 'IN_PROGRESS' });
-    await writer.recordScan(ids[0]!, { scanId: 'scan-1', startedAt: 2_000, status: 'SUCCESS', finishedAt: 2_100 });
-    expect(await reader.get(ORG, ids[0]!)).toMatchObject({ scanStatus: 'SUCCESS', scheduleAnchorAt: 2_100 });
-    await writer.delete(ORG, ids[0]!);
-    expect(await reader.get(ORG, ids[0]!)).toBeUndefined();
-    // Nor is an environment answered to another organization.
-    expect(await reader.get('org-2', ids[1]!)).toBeUndefined();
+    expect(await reader.version(ORG, ids[0]!)).not.toBe(edited);
+
+    // Nothing of another organization, nor an unknown id; an organization with no environment yet has version 0.
+    expect(await reader.version('org-2', ids[0]!)).toBeUndefined();
+    expect(await reader.version(ORG, 'no-such-environment')).toBeUndefined();
+    expect(await reader.listVersion('org-2')).toBe(0);
+    expect(await scans.environmentVersion(ORG, 'no-such-scan')).toBeUndefined();
   });
 
   it('moves the versions whoever writes: SQL beside the repository renames, a scan row changes, a row goes', async () => {
     const version = async (id: string) => (await db().handle.db.selectFrom('environments').select('version').where('id', '=', id).executeTakeFirst())?.version;
     const listVersion = async () => (await db().handle.db.selectFrom('environment_list_versions').select('version').where('org_id', '=', ORG).executeTakeFirst())?.version;
-    const first = await reader.get(ORG, ids[0]!);
-    await reader.list(ORG, FIRST_PAGE, NEWEST_FIRST, {});
     const [before, listBefore] = [await version(ids[0]!), await listVersion()];
     expect(before).toBeGreaterThan(0);
+    expect([await reader.version(ORG, ids[0]!), await reader.listVersion(ORG)]).toEqual([before, listBefore]);
 
     await sql`update environments set name = 'renamed beside' where id = ${ids[0]!}`.execute(db().handle.db);
     expect(await version(ids[0]!)).not.toBe(before);
     expect(await listVersion()).not.toBe(listBefore);
+    expect([await reader.version(ORG, ids[0]!), await reader.listVersion(ORG)]).toEqual([await version(ids[0]!), await listVersion()]);
     expect(await reader.get(ORG, ids[0]!)).toMatchObject({ name: 'renamed beside' });
-    expect(await reader.get(ORG, ids[0]!)).not.toBe(first);
     expect(await names()).toEqual(['gamma', 'beta', 'renamed beside']);
 
-    // An environment's answer shows its latest scan: a scan written, or changed, moves its environment's version.
+    // An environment's answer shows its latest scan: a scan written, or changed, moves its environment's version,
+    // which is the version of the scan's answers.
+    const scans = new KyselyScanRepository(db().handle.db);
     const beforeScan = await version(ids[1]!);
     await sql`insert into scans (id, org_id, environment_id, status, remediation_error, created_at, updated_at)
       values ('scan-beside', ${ORG}, ${ids[1]!}, 'SUCCESS', 0, 5000, 5000)`.execute(db().handle.db);
     const afterInsert = await version(ids[1]!);
     expect(afterInsert).not.toBe(beforeScan);
+    expect(await scans.environmentVersion(ORG, 'scan-beside')).toBe(afterInsert);
     await sql`update scans set summary = '{}' where id = 'scan-beside'`.execute(db().handle.db);
     expect(await version(ids[1]!)).not.toBe(afterInsert);
+    expect(await scans.environmentVersion(ORG, 'scan-beside')).toBe(await version(ids[1]!));
+    expect(await scans.environmentVersion('org-2', 'scan-beside')).toBeUndefined();
 
     const listBeforeDelete = await listVersion();
     await sql`delete from environments where id = ${ids[2]!}`.execute(db().handle.db);

@@ -1,5 +1,4 @@
 import { sql, type Expression, type Kysely, type Selectable, type SelectQueryBuilder, type SqlBool } from 'kysely';
-import { LRUCache } from 'lru-cache';
 import { lockedTransaction } from './locking.js';
 import { admitInto } from './quotas.js';
 import { prepareQuery, type PreparedQuery } from '../prepared.js';
@@ -94,27 +93,8 @@ export async function writeScanState(
     .execute();
 }
 
-/** An environment shared between pages: frozen, so that no reader can change what the next one gets. */
-function frozen(env: Environment): Environment {
-  for (const value of Object.values(env)) if (typeof value === 'object' && value !== null) Object.freeze(value);
-  for (const value of Object.values(env.access)) if (Array.isArray(value)) Object.freeze(value);
-  return Object.freeze(env);
-}
-
-/** A page kept for later calls: frozen, with its list, as its environments are. */
-function sharedPage(items: Environment[], hasMore: boolean): Page<Environment> {
-  Object.freeze(items);
-  return Object.freeze({ items, hasMore });
-}
-
-/** How many environments a process keeps as it last read them, for later pages (about 1 KB each). */
-const REMEMBERED_ENVIRONMENTS = 10_000;
-/** How many pages a process keeps as it last answered them (each holds the kept environments it lists). */
-const REMEMBERED_PAGES = 1_000;
-
 const DIRECTIONS = ['asc', 'desc'] as const satisfies readonly SortDirection[];
 type PageArgs = { orgId: string; limit: number; offset: number };
-type Versioned = { id: string; version: number };
 type EnvironmentsQuery<O> = SelectQueryBuilder<Database, 'environments', O>;
 
 const isUnfiltered = ({ within, ...terms }: EnvironmentFilter): boolean =>
@@ -139,37 +119,24 @@ function inOrder<O>(query: EnvironmentsQuery<O>, order: { by: EnvironmentOrder; 
 
 export class KyselyEnvironmentRepository implements EnvironmentRepository {
   private readonly byId;
-  /** The version of one environment: what `get` reads before it knows whether it must read the row. */
+  /** The version of one environment, read before every answer that shows it (see EnvironmentRepository.version). */
   private readonly versionById;
-  /** The ids and versions of an unfiltered page in each order: what the environments list asks for unless it searches. */
-  private readonly pages: Map<string, PreparedQuery<PageArgs, Versioned>>;
-  /**
-   * Environments as this process last read them for a page or by id, with the version read. A page reads the ids
-   * and versions of its rows and then only the rows whose version is not the one kept here (`get` likewise):
-   * reading and parsing all of a row's columns was most of a page's time, and rows change far less often than they
-   * are read. Correct across processes sharing a database, and whoever writes: the database
-   * draws a new version at every write of a row (migration 0019).
-   */
-  private readonly remembered = new LRUCache<string, { version: number; environment: Environment }>({ max: REMEMBERED_ENVIRONMENTS });
   /** The organization's list version, drawn anew by the database at every write of one of its environments. */
-  private readonly listVersion;
-  /**
-   * Pages as this process last answered them, by organization, order, paging and filter, with the organization's
-   * list version read before them: while it stays, the page stays, and is answered without reading its rows.
-   */
-  private readonly pagesRead = new LRUCache<string, { listVersion: number; page: Page<Environment> }>({ max: REMEMBERED_PAGES });
+  private readonly listVersionOf;
+  /** An unfiltered page in each order: what the environments list asks for unless it searches. */
+  private readonly pages: Map<string, PreparedQuery<PageArgs, Row>>;
 
   constructor(private readonly db: Kysely<Database>) {
     this.byId = prepareQuery(db, (p: { id: string; orgId: string }) => db.selectFrom('environments').selectAll().where('id', '=', p.id).where('org_id', '=', p.orgId));
     this.versionById = prepareQuery(db, (p: { id: string; orgId: string }) =>
       db.selectFrom('environments').select('version').where('id', '=', p.id).where('org_id', '=', p.orgId),
     );
-    this.listVersion = prepareQuery(db, (p: { orgId: string }) => db.selectFrom('environment_list_versions').select('version').where('org_id', '=', p.orgId));
+    this.listVersionOf = prepareQuery(db, (p: { orgId: string }) => db.selectFrom('environment_list_versions').select('version').where('org_id', '=', p.orgId));
     this.pages = new Map(
       ENVIRONMENT_ORDER.flatMap((by) =>
         DIRECTIONS.map((direction) => [
           `${by} ${direction}`,
-          prepareQuery(db, (p: PageArgs) => inOrder(db.selectFrom('environments').select(['id', 'version']).where('org_id', '=', p.orgId), { by, direction }, p)),
+          prepareQuery(db, (p: PageArgs) => inOrder(db.selectFrom('environments').selectAll().where('org_id', '=', p.orgId), { by, direction }, p)),
         ]),
       ),
     );
@@ -182,74 +149,26 @@ export class KyselyEnvironmentRepository implements EnvironmentRepository {
     filter: EnvironmentFilter,
   ): Promise<Page<Environment>> {
     if (filter.within?.length === 0) return { items: [], hasMore: false };
-    // Read first: the page read after it is at least as new as this version, so it may be answered while it stays.
-    const listVersion = (await this.listVersion.first({ orgId }))?.version ?? 0;
-    const key = JSON.stringify([orgId, order.by, order.direction, page.offset, page.limit, filter]);
-    const kept = this.pagesRead.get(key);
-    if (kept?.listVersion === listVersion) return kept.page;
-    const read = await this.readPage(orgId, page, order, filter);
-    this.pagesRead.set(key, { listVersion, page: read });
-    return read;
-  }
-
-  private async readPage(
-    orgId: string,
-    page: PageRequest,
-    order: { by: EnvironmentOrder; direction: SortDirection },
-    filter: EnvironmentFilter,
-  ): Promise<Page<Environment>> {
     // One row past the page tells whether another page exists without counting the whole table.
     const args = { orgId, limit: page.limit + 1, offset: page.offset };
     const prepared = isUnfiltered(filter) ? this.pages.get(`${order.by} ${order.direction}`) : undefined;
-    const versions = prepared
+    const rows = prepared
       ? await prepared.rows(args)
-      : await inOrder(matching(this.db.selectFrom('environments').select(['id', 'version']).where('org_id', '=', orgId), filter), order, args).execute();
-    const items = await this.atVersions(orgId, versions.slice(0, page.limit));
-    if (items) return sharedPage(items, versions.length > page.limit);
-    // A row of the page was written or deleted between the two reads: the page is read again, whole, at once.
-    const rows = await inOrder(matching(this.db.selectFrom('environments').selectAll().where('org_id', '=', orgId), filter), order, args).execute();
-    const whole = rows.slice(0, page.limit).map((row) => frozen(toEnvironment(row)));
-    return sharedPage(whole, rows.length > page.limit);
+      : await inOrder(matching(this.db.selectFrom('environments').selectAll().where('org_id', '=', orgId), filter), order, args).execute();
+    return { items: rows.slice(0, page.limit).map(toEnvironment), hasMore: rows.length > page.limit };
   }
 
-  /** The environments of `wanted`, each at its version: kept ones as they are, the rest read; undefined if one has moved on. */
-  private async atVersions(orgId: string, wanted: readonly Versioned[]): Promise<Environment[] | undefined> {
-    const items: Environment[] = new Array<Environment>(wanted.length);
-    const missing: string[] = [];
-    wanted.forEach((row, i) => {
-      const kept = this.remembered.get(row.id);
-      if (kept?.version === row.version) items[i] = kept.environment;
-      else missing.push(row.id);
-    });
-    if (missing.length === 0) return items;
-    const read = await this.db.selectFrom('environments').selectAll().where('org_id', '=', orgId).where('id', 'in', missing).execute();
-    const rows = new Map(read.map((row) => [row.id, row]));
-    for (const [i, { id, version }] of wanted.entries()) {
-      if (items[i]) continue;
-      const row = rows.get(id);
-      if (row?.version !== version) return undefined;
-      const environment = frozen(toEnvironment(row));
-      this.remembered.set(id, { version, environment });
-      items[i] = environment;
-    }
-    return items;
-  }
-
-  /**
-   * Reads the environment's version first and the row only when the version is not the one kept (the same kept
-   * environments as pages): a GET of one environment is asked far more often than the environment changes.
-   */
   async get(orgId: string, id: string): Promise<Environment | undefined> {
-    const current = await this.versionById.first({ id, orgId });
-    if (!current) return undefined;
-    const kept = this.remembered.get(id);
-    if (kept?.version === current.version) return kept.environment;
     const row = await this.byId.first({ id, orgId });
-    if (!row) return undefined;
-    // Kept under the version of the row read, which may be newer than the one read just before.
-    const environment = frozen(toEnvironment(row));
-    this.remembered.set(id, { version: row.version, environment });
-    return environment;
+    return row && toEnvironment(row);
+  }
+
+  async version(orgId: string, id: string): Promise<number | undefined> {
+    return (await this.versionById.first({ id, orgId }))?.version;
+  }
+
+  async listVersion(orgId: string): Promise<number> {
+    return (await this.listVersionOf.first({ orgId }))?.version ?? 0;
   }
 
   async insert(env: Environment, admit?: Admission): Promise<void> {

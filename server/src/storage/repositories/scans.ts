@@ -51,14 +51,28 @@ const isUniqueViolation = (error: unknown): boolean =>
 
 export class KyselyScanRepository implements ScanRepository {
   private readonly byId;
+  /** The version of the scan's environment (see ScanRepository.environmentVersion), read before every answer that shows the scan. */
+  private readonly environmentVersionById;
 
   constructor(private readonly db: Kysely<Database>) {
     this.byId = prepareQuery(db, (p: { id: string; orgId: string }) => db.selectFrom('scans').selectAll().where('id', '=', p.id).where('org_id', '=', p.orgId));
+    this.environmentVersionById = prepareQuery(db, (p: { id: string; orgId: string }) =>
+      db
+        .selectFrom('scans')
+        .innerJoin('environments', 'environments.id', 'scans.environment_id')
+        .select('environments.version')
+        .where('scans.id', '=', p.id)
+        .where('scans.org_id', '=', p.orgId),
+    );
   }
 
   async get(orgId: string, id: string): Promise<Scan | undefined> {
     const row = await this.byId.first({ id, orgId });
     return row && toScan(row);
+  }
+
+  async environmentVersion(orgId: string, id: string): Promise<number | undefined> {
+    return (await this.environmentVersionById.first({ id, orgId }))?.version;
   }
 
   async insert(scan: Scan, job: Job): Promise<boolean> {
