@@ -91,10 +91,10 @@ test: deps ## Everything: lint, freshness, breaking changes, unit and component 
 	tsx contract-tests/spec-coverage.ts
 	@echo "make test: all checks passed"
 
-# The halves of `make test` that run side by side (not listed by `make help`). The matrices hold a jest worker each
-# for minutes while the servers they restart do the work: one worker more than the cores keeps both cores busy.
+# The halves of `make test` that run side by side (not listed by `make help`). The two matrices hold a jest worker
+# each for minutes while the servers they restart do the work: two workers more than the cores keep every core busy.
 test-suites:
-	FAULT_MATRIX=1 FAULT_BUILD=dist npm run --silent test:unit -- $(JEST_RESULTS) --maxWorkers=$$(($$(nproc) + 1))
+	FAULT_MATRIX=1 FAULT_BUILD=dist npm run --silent test:unit -- $(JEST_RESULTS) --maxWorkers=$$(($$(nproc) + 2))
 contract-run:
 	tsx contract-tests/run.ts
 

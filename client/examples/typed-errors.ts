@@ -59,6 +59,9 @@ export async function environmentName(environmentId: string): Promise<string> {
       const type: 'ServiceUnavailable' = result.error.type;
       return type;
     }
+    case 304:
+      // Only when the request sent If-None-Match: the answer it holds, named by the ETag, is still current.
+      return `not modified since ${result.response.headers.get('ETag')}`;
     // @ts-expect-error getEnvironment documents no 409
     case 409:
       return 'never';
@@ -100,6 +103,7 @@ export const missingParameter = () => results(compliance).GET('/scans/{scan_id}'
 /** The per-status union on its own, for code that handles an `ApiError` thrown by `unwrap`. */
 type GetScanError = OperationError<ComplianceOperations['getScan']>;
 export function explain(error: GetScanError): string {
+  if (error.status === 304) return 'not modified';
   if (error.status === 404) return error.body.type;
   return error.body.message;
 }

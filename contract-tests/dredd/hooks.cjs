@@ -324,6 +324,9 @@ function acceptOpenApiFormats(transaction) {
 
 hooks.beforeEach((transaction, done) => {
   acceptOpenApiFormats(transaction);
+  // Dredd sends an optional header parameter that has no example (If-None-Match) as an empty header; a client that
+  // does not use it sends none.
+  for (const [name, value] of Object.entries(transaction.request.headers)) if (value === '') delete transaction.request.headers[name];
   // A response documented without a body (204, editUsersGroupAssignments' 200) has no Content-Type either,
   // whatever the operation produces.
   if (!transaction.expected.body && !transaction.expected.bodySchema) delete transaction.expected.headers['Content-Type'];
