@@ -1,5 +1,4 @@
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { PROJECT_ROOT } from '../src/paths.js';
 import { expect } from './expect.js';
-import { adminQuery, databaseUrl } from './postgres.js';
+import { outsideDatabases } from './outside-databases.js';
 import { serverEntry, ServerProcess } from './server-process.js';
 
 /**
@@ -18,49 +17,9 @@ import { serverEntry, ServerProcess } from './server-process.js';
  * psql — moves every tag at once.
  */
 const run = promisify(execFile);
-const POSTGRES_URL = process.env.TEST_DATABASE_URL;
 const CONDITIONAL_GETS = join(PROJECT_ROOT, 'contract-tests/outside/conditional_gets.py');
 
-interface Target {
-  name: string;
-  available: boolean;
-  /** The servers' DATABASE_URL, made in `dir`. */
-  setUp(dir: string): Promise<string>;
-  /** Runs one SQL statement through a connection of another program. */
-  write(statement: string): Promise<void>;
-  tearDown(): Promise<void>;
-}
-
-let sqliteFile = '';
-let postgresDatabase = '';
-const TARGETS: Target[] = [
-  {
-    name: 'a SQLite file written by Python',
-    available: true,
-    setUp: async (dir) => {
-      sqliteFile = join(dir, 'app.db');
-      return `sqlite:${sqliteFile}`;
-    },
-    write: async (statement) => {
-      const script = 'import sqlite3, sys\nc = sqlite3.connect(sys.argv[1], timeout=10)\nc.execute(sys.argv[2])\nc.commit()\n';
-      await run('python3', ['-c', script, sqliteFile, statement]);
-    },
-    tearDown: async () => {},
-  },
-  {
-    name: 'PostgreSQL written by psql',
-    available: Boolean(POSTGRES_URL),
-    setUp: async () => {
-      postgresDatabase = `conditional_${randomBytes(6).toString('hex')}`;
-      await adminQuery(POSTGRES_URL!, `create database ${postgresDatabase}`);
-      return databaseUrl(POSTGRES_URL!, postgresDatabase);
-    },
-    write: async (statement) => {
-      await run('psql', ['--no-psqlrc', '--quiet', '--set', 'ON_ERROR_STOP=1', '--command', statement, databaseUrl(POSTGRES_URL!, postgresDatabase)]);
-    },
-    tearDown: async () => adminQuery(POSTGRES_URL!, `drop database if exists ${postgresDatabase} with (force)`),
-  },
-];
+const TARGETS = outsideDatabases('conditional');
 
 interface Kept {
   path: string;

@@ -1,5 +1,4 @@
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { PROJECT_ROOT } from '../src/paths.js';
 import { expect } from './expect.js';
-import { adminQuery, databaseUrl } from './postgres.js';
+import { outsideDatabases } from './outside-databases.js';
 import { serverEntry, ServerProcess } from './server-process.js';
 
 /**
@@ -17,48 +16,8 @@ import { serverEntry, ServerProcess } from './server-process.js';
  * answer what the other connection wrote on their next request. The outside writer is psql for PostgreSQL and Python's sqlite3 module for a SQLite file.
  */
 const run = promisify(execFile);
-const POSTGRES_URL = process.env.TEST_DATABASE_URL;
 
-interface Target {
-  name: string;
-  available: boolean;
-  /** The server's DATABASE_URL, made in `dir`. */
-  setUp(dir: string): Promise<string>;
-  /** Runs one SQL statement through a connection of another program. */
-  write(statement: string): Promise<void>;
-  tearDown(): Promise<void>;
-}
-
-let sqliteFile = '';
-let postgresDatabase = '';
-const TARGETS: Target[] = [
-  {
-    name: 'a SQLite file written by Python',
-    available: true,
-    setUp: async (dir) => {
-      sqliteFile = join(dir, 'app.db');
-      return `sqlite:${sqliteFile}`;
-    },
-    write: async (statement) => {
-      const script = 'import sqlite3, sys\nc = sqlite3.connect(sys.argv[1], timeout=10)\nc.execute(sys.argv[2])\nc.commit()\n';
-      await run('python3', ['-c', script, sqliteFile, statement]);
-    },
-    tearDown: async () => {},
-  },
-  {
-    name: 'PostgreSQL written by psql',
-    available: Boolean(POSTGRES_URL),
-    setUp: async () => {
-      postgresDatabase = `outside_${randomBytes(6).toString('hex')}`;
-      await adminQuery(POSTGRES_URL!, `create database ${postgresDatabase}`);
-      return databaseUrl(POSTGRES_URL!, postgresDatabase);
-    },
-    write: async (statement) => {
-      await run('psql', ['--no-psqlrc', '--quiet', '--set', 'ON_ERROR_STOP=1', '--command', statement, databaseUrl(POSTGRES_URL!, postgresDatabase)]);
-    },
-    tearDown: async () => adminQuery(POSTGRES_URL!, `drop database if exists ${postgresDatabase} with (force)`),
-  },
-];
+const TARGETS = outsideDatabases('outside');
 
 for (const target of TARGETS) {
   (target.available ? describe : describe.skip)(`writes beside the server, on ${target.name}`, () => {

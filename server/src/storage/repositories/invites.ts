@@ -1,9 +1,13 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
 import type { Invite, NamedRef } from '../../domain/access/types.js';
 import type { Database, InvitesTable } from '../schema.js';
 import type { InviteAcceptance, InviteRepository, Job, Page, PageRequest, SortDirection, StoredInvite } from '../../domain/repositories.js';
 import { jobRow } from './jobs.js';
 import { userRow } from './users.js';
+
+/** An invite still pending at `now`: neither accepted nor expired. */
+const pendingAt = (now: number) => (eb: ExpressionBuilder<Database, 'invites'>) =>
+  eb.and([eb('accepted_at', 'is', null), eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)])]);
 
 const isUniqueViolation = (error: unknown): boolean =>
   /UNIQUE constraint failed|duplicate key value/.test(String((error as Error)?.message ?? error));
@@ -60,8 +64,7 @@ export class KyselyInviteRepository implements InviteRepository {
       .set({ token_hash: tokenHash })
       .where('id', '=', id)
       .where('org_id', '=', orgId)
-      .where('accepted_at', 'is', null)
-      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+      .where(pendingAt(now))
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
@@ -76,8 +79,7 @@ export class KyselyInviteRepository implements InviteRepository {
       .set({ expires_at: now, updated_at: now, delivery_error: reason, token_hash: null, pending_email: null })
       .where('id', '=', id)
       .where('org_id', '=', orgId)
-      .where('accepted_at', 'is', null)
-      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+      .where(pendingAt(now))
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
@@ -103,8 +105,7 @@ export class KyselyInviteRepository implements InviteRepository {
           .where('id', '=', invite.id)
           .where('org_id', '=', invite.orgId)
           .where('token_hash', '=', tokenHash)
-          .where('accepted_at', 'is', null)
-          .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+          .where(pendingAt(now))
           .executeTakeFirst();
         if (Number(taken.numUpdatedRows) !== 1) return 'not_pending' as const;
         const groups = await trx
