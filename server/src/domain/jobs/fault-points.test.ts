@@ -39,7 +39,7 @@ describe('fault points', () => {
     ]);
   });
 
-  it('kill at the armed hit of the armed point, counting from the first pass that sees the fault, and claim it once', () => {
+  it('kill at the armed hit of the armed point, counting the passes of every process from when the fault is armed, and claim it once', () => {
     const armedFile = join(dir, 'armed');
     const traceFile = join(dir, 'trace');
     const deaths: number[] = [];
@@ -47,24 +47,33 @@ describe('fault points', () => {
     const second = faultPoints({ armedFile, traceFile, pid: 2, die: () => deaths.push(2) })!;
     // Passes before the fault is armed do not count towards it.
     first('job:scan:heartbeat');
-    writeFileSync(armedFile, JSON.stringify({ id: 'f1', point: 'job:scan:heartbeat', hit: 2 }));
+    writeFileSync(armedFile, JSON.stringify({ id: 'f1', point: 'job:scan:heartbeat', hit: 3 }));
     first('job:scan:heartbeat');
     second('job:scan:heartbeat');
     first('job:scan:claimed');
     expect(deaths).toEqual([]);
-    first('job:scan:heartbeat');
-    expect(deaths).toEqual([1]);
+    // The third pass of the point, whichever process makes it.
+    second('job:scan:heartbeat');
+    expect(deaths).toEqual([2]);
     expect(existsSync(armedFile)).toBe(false);
     expect(JSON.parse(readFileSync(claimedFile(armedFile), 'utf8'))).toMatchObject({ id: 'f1' });
-    // The other process reaches the same hit after the fault was claimed: it carries on.
-    second('job:scan:heartbeat');
-    expect(deaths).toEqual([1]);
-    expect(traceOf(traceFile).filter((line) => line.fault)).toEqual([{ pid: 1, point: 'job:scan:heartbeat', hit: 2, fault: 'f1' }]);
+    // Passes after the fault was claimed: the others carry on.
+    first('job:scan:heartbeat');
+    expect(deaths).toEqual([2]);
+    expect(traceOf(traceFile)).toEqual([
+      { pid: 1, point: 'job:scan:heartbeat', hit: 1 },
+      { pid: 1, point: 'job:scan:heartbeat', hit: 1 },
+      { pid: 2, point: 'job:scan:heartbeat', hit: 2 },
+      { pid: 1, point: 'job:scan:claimed', hit: 1 },
+      { pid: 2, point: 'job:scan:heartbeat', hit: 3, fault: 'f1' },
+      // With nothing armed, a process counts its own passes again.
+      { pid: 1, point: 'job:scan:heartbeat', hit: 2 },
+    ]);
 
     // A new fault starts the counts again.
     writeFileSync(armedFile, JSON.stringify({ id: 'f2', point: 'job:scan:heartbeat', hit: 1 }));
-    second('job:scan:heartbeat');
-    expect(deaths).toEqual([1, 2]);
+    first('job:scan:heartbeat');
+    expect(deaths).toEqual([2, 1]);
   });
 });
 

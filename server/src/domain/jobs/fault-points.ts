@@ -1,4 +1,5 @@
-import { appendFileSync, readFileSync, renameSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
+import { join } from 'node:path';
 
 /**
  * Named points in background work (`job:<kind>:claimed`, `job:<kind>:heartbeat`, …) where a test may have the
@@ -15,7 +16,11 @@ export interface ArmedFault {
   hit: number;
 }
 
-/** One line of the trace: a pass of a point, the how-many-th in this process since the armed fault changed. */
+/**
+ * One line of the trace: a pass of a point, the how-many-th since the armed fault changed — counted across every
+ * process sharing the armed file while a fault is armed (which server takes which job is the scheduler's choice, so
+ * a hit counted per process would be reached or not by chance), and in this process otherwise.
+ */
 export interface FaultTraceLine {
   pid: number;
   point: string;
@@ -57,7 +62,8 @@ export function faultPoints(options: FaultPointOptions): FaultPoint | undefined 
       armedId = armed.id;
       hits.clear();
     }
-    const hit = (hits.get(point) ?? 0) + 1;
+    const local = (hits.get(point) ?? 0) + 1;
+    const hit = armed ? sharedPass(armedFile!, armed.id, point, local) : local;
     hits.set(point, hit);
     const fault = armed !== undefined && armed.point === point && armed.hit === hit && claim(armedFile!) ? armed.id : undefined;
     if (traceFile) {
@@ -66,6 +72,29 @@ export function faultPoints(options: FaultPointOptions): FaultPoint | undefined 
     }
     if (fault !== undefined) die();
   };
+}
+
+/**
+ * The how-many-th pass of `point` this is among the processes sharing the armed file, since `faultId` was armed:
+ * making a directory is atomic, so of the processes racing for the n-th pass, one makes `…/<n>` and the others go on
+ * to n+1. `from` is where this process may start looking (its own count is never above the shared one). If the
+ * directory cannot be made (the test removed it), the process's own count stands.
+ */
+function sharedPass(armedFile: string, faultId: string, point: string, from: number): number {
+  const dir = join(`${armedFile}.passes`, encodeURIComponent(`${faultId} ${point}`));
+  try {
+    mkdirSync(dir, { recursive: true });
+    for (let n = from; ; n += 1) {
+      try {
+        mkdirSync(join(dir, String(n)));
+        return n;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+    }
+  } catch {
+    return from;
+  }
 }
 
 function readArmed(file: string): ArmedFault | undefined {
