@@ -12,13 +12,18 @@ import { expect } from '../../test/expect.js';
  * patches/express-openapi-validator+5.6.2.patch (applied by `npm ci`'s postinstall, which fails when it no longer
  * applies): the validator prepares each route's pattern once, runs its middlewares at once after its spec has loaded,
  * lets a request whose one security requirement passes go on without building its per-scheme objects, and passes
- * on with each problem of a request what ajv found (its params), from which errors.ts words its messages. These tests
- * fail when any of the four stops running (docs/performance.md says what the first three save), and check that the
- * validator still answers as before: the operation and parameters it finds, and each refusal of the security check.
+ * on with each problem of a request what ajv found (its params), from which errors.ts words its messages, compiles
+ * the OpenAPI meta-schema only when it is to validate the spec, and compiles each operation's request and response
+ * schemas with the spec's components but without its paths. These tests fail when any of them stops running
+ * (docs/performance.md says what each saves), and check that the validator still answers as before: the operation
+ * and parameters it finds, each refusal of the security check, and refused requests and answers.
  */
 const fromValidator = createRequire(createRequire(import.meta.url).resolve('express-openapi-validator'));
 const pathToRegexpModule = fromValidator('path-to-regexp') as { pathToRegexp: (...args: unknown[]) => unknown };
 const securityModule = fromValidator('./middlewares/openapi.security') as { securityFastPath?: { passed: number } };
+type Ajv = { addSchema(schema: object, key?: string): unknown };
+const ajvModule = fromValidator('./framework/ajv/index') as Record<'createRequestAjv' | 'createResponseAjv', (...args: unknown[]) => Ajv>;
+const metaSchemaModule = fromValidator('./framework/openapi.schema.validator') as { OpenAPISchemaValidator: new (...args: unknown[]) => unknown };
 
 const calls = new Map<Request, string[]>();
 
@@ -183,5 +188,85 @@ describe('the validator as patched', () => {
       'provider_options: is required; unknown_field: is not allowed; name: must be string; ' +
         'provider: must be equal to one of the allowed values: provider_a, provider_a_gov, provider_b',
     );
+  });
+
+  it('engages: the OpenAPI meta-schema is compiled only to validate the spec, and no schema compiled for a request or an answer holds the paths', async () => {
+    const compliance = loadApiDocument('compliance');
+    const MetaSchema = metaSchemaModule.OpenAPISchemaValidator;
+    const creators = { createRequestAjv: ajvModule.createRequestAjv, createResponseAjv: ajvModule.createResponseAjv };
+    let metaSchemas = 0;
+    const compiled: Array<{ kind: string; keys: string[] }> = [];
+    metaSchemaModule.OpenAPISchemaValidator = class extends MetaSchema {
+      constructor(...args: unknown[]) {
+        super(...args);
+        metaSchemas += 1;
+      }
+    };
+    for (const kind of ['createRequestAjv', 'createResponseAjv'] as const) {
+      ajvModule[kind] = (...args: unknown[]) => {
+        const ajv = creators[kind](...args);
+        const addSchema = ajv.addSchema.bind(ajv);
+        ajv.addSchema = (schema, key) => {
+          compiled.push({ kind, keys: Object.keys(schema) });
+          return addSchema(schema, key);
+        };
+        return ajv;
+      };
+    }
+    const answer = { status: 200, body: {} as unknown };
+    type Example = { content: { 'application/json': { examples: { response: { value: { id: string } } } } } };
+    const environment = (compliance.openapi as unknown as { paths: Record<string, { get: { responses: Record<string, Example> } }> }).paths['/environments/{environment_id}']!.get
+      .responses['200']!.content['application/json'].examples.response.value;
+    const serve = async (validateApiSpec: boolean) => {
+      const app = express();
+      app.use(
+        compliance.basePath,
+        express.json(),
+        ...OpenApiValidator.middleware({
+          apiSpec: structuredClone(compliance.openapi) as never,
+          validateApiSpec,
+          validateRequests: { allErrors: true },
+          validateResponses: true,
+          validateSecurity: false,
+          ignoreUndocumented: false,
+        }),
+        ((_req, res) => {
+          res.status(answer.status).json(answer.body);
+        }) satisfies RequestHandler,
+        ((error: { status?: number }, _req, res, _next) => {
+          res.status(error.status ?? 500).json({ refused: true });
+        }) satisfies ErrorRequestHandler,
+      );
+      const server = app.listen(0, '127.0.0.1');
+      await new Promise((resolve) => server.once('listening', resolve));
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      try {
+        // A valid request and answer, an invalid request, an invalid answer: the compiled schemas still refuse.
+        answer.body = environment;
+        const statuses = [];
+        statuses.push((await fetch(`${base}/v0/environments/${environment.id}`)).status);
+        statuses.push((await fetch(`${base}/v0/environments`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name": 5}' })).status);
+        answer.body = { ...environment, name: 5 };
+        statuses.push((await fetch(`${base}/v0/environments/${environment.id}`)).status);
+        return statuses;
+      } finally {
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
+    };
+    try {
+      expect(await serve(false)).toEqual([200, 400, 500]);
+      expect(metaSchemas, 'the meta-schema was compiled without validateApiSpec: the patch is not applied (run npm ci)').toBe(0);
+      expect(await serve(true)).toEqual([200, 400, 500]);
+      expect(metaSchemas, 'with validateApiSpec the meta-schema is compiled').toBe(1);
+    } finally {
+      metaSchemaModule.OpenAPISchemaValidator = MetaSchema;
+      Object.assign(ajvModule, creators);
+    }
+    expect(new Set(compiled.map((schema) => schema.kind))).toEqual(new Set(['createRequestAjv', 'createResponseAjv']));
+    expect(
+      compiled.filter((schema) => schema.keys.includes('paths')),
+      'schemas compiled with the whole spec\'s paths: the patch is not applied (run npm ci)',
+    ).toEqual([]);
+    expect(compiled.every((schema) => schema.keys.includes('components'))).toBe(true);
   });
 });
