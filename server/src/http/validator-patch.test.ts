@@ -23,7 +23,7 @@ const pathToRegexpModule = fromValidator('path-to-regexp') as { pathToRegexp: (.
 const securityModule = fromValidator('./middlewares/openapi.security') as { securityFastPath?: { passed: number } };
 type Ajv = { addSchema(schema: object, key?: string): unknown };
 const ajvModule = fromValidator('./framework/ajv/index') as Record<'createRequestAjv' | 'createResponseAjv', (...args: unknown[]) => Ajv>;
-const metaSchemaModule = fromValidator('./framework/openapi.schema.validator') as { OpenAPISchemaValidator: new (...args: unknown[]) => unknown };
+const metaSchemaModule = fromValidator('./framework/openapi.schema.validator') as { OpenAPISchemaValidator: new (...args: unknown[]) => object };
 
 const calls = new Map<Request, string[]>();
 
