@@ -9,8 +9,19 @@ export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-16s %s\n", $$1, $$2}'
 
+# The install runs no package's own install script but esbuild's (which checks its binary) and this project's
+# postinstall (the validator's patch). The one package that builds something, better-sqlite3, compiles SQLite from
+# source (no prebuilt binary is downloaded), a core for a minute or more: it is built as a target of its own, so
+# that `make test` runs the checks and the build beside it.
 $(NPM_STAMP): package.json package-lock.json client/package.json
-	npm ci --no-fund --no-audit
+	npm ci --no-fund --no-audit --ignore-scripts
+	npm rebuild esbuild
+	npm run --silent postinstall
+	@touch $@
+
+SQLITE_BINDING := node_modules/better-sqlite3/build/Release/better_sqlite3.node
+$(SQLITE_BINDING): $(NPM_STAMP)
+	npm rebuild better-sqlite3
 	@touch $@
 
 # The client package, built when its sources changed (the stamp is in node_modules, so a new install builds it again).
@@ -21,25 +32,27 @@ $(CLIENT_BUILD): $(NPM_STAMP) $(CLIENT_SOURCES)
 	npm run build --silent -w client && npm rebuild --ignore-scripts @compliance-conductor/client
 	@touch $@
 
-deps: $(NPM_STAMP) $(CLIENT_BUILD) ## Install npm dependencies (only when package files changed) and build the client package
+# What the checks and builds need; what runs the server needs the SQLite binding besides.
+TOOLS := $(NPM_STAMP) $(CLIENT_BUILD)
+deps: $(TOOLS) $(SQLITE_BINDING) ## Install npm dependencies (only when package files changed) and build the client package
 
-lint: deps ## Lint every spec (redocly and the house rules), check every example against its schema, type-check, check the layers
+lint: $(TOOLS) ## Lint every spec (redocly and the house rules), check every example against its schema, type-check, check the layers
 	redocly lint --config redocly.yaml --format stylish
 	depcruise server/src --config .dependency-cruiser.cjs
 	tsx scripts/check-spec-rules.ts
 	tsx scripts/check-examples.ts
 	tsc -p tsconfig.json --noEmit
 
-generate: deps ## Bundle the specs, convert them to OpenAPI 3 and generate TypeScript types into generated/
+generate: $(TOOLS) ## Bundle the specs, convert them to OpenAPI 3 and generate TypeScript types into generated/
 	tsx scripts/generate.ts
 
-check-generated: deps ## Fail when generated/ is stale against specs/
+check-generated: $(TOOLS) ## Fail when generated/ is stale against specs/
 	tsx scripts/check-generated.ts
 
 spec-diff: check-generated ## Fail on a breaking spec change since the last release tag or HEAD~1 (SPEC_DIFF_BASE=<ref>) not acknowledged
 	tsx scripts/spec-diff.ts
 
-docs: deps ## Static HTML reference of each spec (redocly build-docs) in reports/docs/<api>.html, linked from /docs
+docs: $(TOOLS) ## Static HTML reference of each spec (redocly build-docs) in reports/docs/<api>.html, linked from /docs
 	tsx scripts/build-docs.ts
 
 # Each part is rebuilt only when a file it is built from changed, so `make run` after `make run` starts at once.
@@ -58,7 +71,7 @@ $(CONSOLE_BUILD): $(NPM_STAMP) $(CLIENT_BUILD) $(CONSOLE_SOURCES)
 
 build: $(SERVER_BUILD) $(CONSOLE_BUILD) ## Compile the server into dist/ and build the web console into console/dist/ (what changed)
 
-run: build ## Start the server (SQLite under ./data, demo data; see README for the variables)
+run: build $(SQLITE_BINDING) ## Start the server (SQLite under ./data, demo data; see README for the variables)
 	DEMO_DATA=$${DEMO_DATA:-true} node dist/server/src/main.js
 
 # reports/jest-results.json names every test, for scripts/each-test-alone.ts.
@@ -71,16 +84,16 @@ test-unit: deps ## Unit and component tests on jest (SQLite, and PostgreSQL when
 	npm run --silent test:unit -- $(JEST_RESULTS) $(if $(COVERAGE),--coverage)
 	tsx scripts/check-exercised.ts
 
-test-faults: build ## Kill the server with SIGKILL at each fault point of each kind of background work, and take its PostgreSQL away during each; check what survives (FAULT_SEED, FAULT_ONLY, FAULT_RUNS, OUTAGE_ONLY)
+test-faults: build $(SQLITE_BINDING) ## Kill the server with SIGKILL at each fault point of each kind of background work, and take its PostgreSQL away during each; check what survives (FAULT_SEED, FAULT_ONLY, FAULT_RUNS, OUTAGE_ONLY)
 	FAULT_MATRIX=1 FAULT_BUILD=dist npm run --silent test:unit -- server/test/fault-matrix.test.ts server/test/outage-matrix.test.ts
 
-contract: build ## Dredd against the real server and against Prism mocks of each spec; spec coverage in reports/
+contract: build $(SQLITE_BINDING) ## Dredd against the real server and against Prism mocks of each spec; spec coverage in reports/
 	tsx contract-tests/run.ts
 	tsx contract-tests/spec-coverage.ts
 
-test: deps ## Everything: lint, freshness, breaking changes, unit and component tests, the fault matrix, contract tests, spec coverage
-	@# The checks and the build first, two at a time: each is mostly one single-threaded process.
-	$(MAKE) --no-print-directory --output-sync=target -j2 lint spec-diff build
+test: $(TOOLS) ## Everything: lint, freshness, breaking changes, unit and component tests, the fault matrix, contract tests, spec coverage
+	@# The SQLite binding, the checks and the build first, two at a time: each is mostly one single-threaded process.
+	$(MAKE) --no-print-directory --output-sync=target -j2 $(SQLITE_BINDING) lint spec-diff build
 	@# One jest run takes every suite and the fault and outage matrices (which mostly wait on the servers they restart),
 	@# and the contract run goes beside it: they share only the build. Each one's output is kept together. What they
 	@# exercised is checked once both are done.
@@ -98,13 +111,13 @@ test-suites:
 contract-run:
 	tsx contract-tests/run.ts
 
-mock: build ## Prism mocks of each spec (:4010-:4012) and the stateful mock: the real server with demo data (:4000)
+mock: build $(SQLITE_BINDING) ## Prism mocks of each spec (:4010-:4012) and the stateful mock: the real server with demo data (:4000)
 	tsx contract-tests/stateful-mock.ts
 
 mock-reset: ## Reset the stateful mock (make mock) to the seeded demo state
 	@curl -fsS -X POST http://127.0.0.1:$${MOCK_PORT_STATEFUL:-4000}/mock/reset && echo
 
-bench: build ## Benchmarks: four reads against bare Express and Prism's mocks (wrk if installed), a 1 000-result page with and without compression, a 100 000-resource scan, /healthz during a 150 000-resource scan, request validation of the worst bodies
+bench: build $(SQLITE_BINDING) ## Benchmarks: four reads against bare Express and Prism's mocks (wrk if installed), a 1 000-result page with and without compression, a 100 000-resource scan, /healthz during a 150 000-resource scan, request validation of the worst bodies
 	tsx bench/http.ts
 	tsx bench/compression.ts
 	tsx bench/scan.ts

@@ -15,9 +15,13 @@ import { expect } from './expect.js';
  * Requests generated from the specs for every operation of the three APIs, properly
  * authenticated, with path ids mixing random values and records that exist. Whatever is sent, the server answers
  * no 5xx, only statuses the operation declares, and the API's error body on every 4xx (the test server validates
- * every body against the spec besides). Fixed seed (PROPERTY_SEED), PROPERTY_RUNS runs per operation (default 15).
+ * every body against the spec besides). Fixed seed (PROPERTY_SEED), PROPERTY_RUNS runs per operation (default 15)
+ * on SQLite, a third of them on PostgreSQL: the same validator and domain code judge a request on either, and what
+ * PostgreSQL adds (its own refusals of values its types and constraints do not take) the first requests of the seed
+ * reach as well as the later ones.
  */
 const runs = propertyRuns(15);
+const runsOn = (target: string): number => (target === 'postgres' ? Math.ceil(runs / 3) : runs);
 const seed = propertySeed();
 
 /** Operations whose refused credentials count as failed authentications: a sign-in's password, an invitation's token. */
@@ -62,7 +66,7 @@ describeEachDatabase(
                   if (problem) throw new Error(`${request.method} ${request.url}: ${problem}`);
                   recordExercised(suite, { api, operationId: op.operationId, status: answer.status });
                 }),
-                { seed, numRuns: runs, endOnFailure: false },
+                { seed, numRuns: runsOn(db().target.name), endOnFailure: false },
               );
             } finally {
               // Failed sign-ins (and unknown invitation tokens) count against every caller from this address: let the
