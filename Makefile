@@ -91,8 +91,9 @@ contract: build $(SQLITE_BINDING) ## Dredd against the real server and against P
 	tsx contract-tests/run.ts
 	tsx contract-tests/spec-coverage.ts
 
-test: $(TOOLS) ## Everything: lint, freshness, breaking changes, unit and component tests, the fault matrix, contract tests, spec coverage
-	@# The SQLite binding, the checks and the build first, two at a time: each is mostly one single-threaded process.
+test: $(NPM_STAMP) ## Everything: lint, freshness, breaking changes, unit and component tests, the fault matrix, contract tests, spec coverage
+	@# The SQLite binding (the longest), the client's build, the checks and the build first, two at a time: each is
+	@# mostly one single-threaded process.
 	$(MAKE) --no-print-directory --output-sync=target -j2 $(SQLITE_BINDING) lint spec-diff build
 	@# One jest run takes every suite and the fault and outage matrices (which mostly wait on the servers they restart),
 	@# and the contract run goes beside it: they share only the build. Each one's output is kept together. What they

@@ -3,9 +3,10 @@
 
 Standard library only. Prints one JSON object: for each step, the HTTP status and what the answer said.
 
-  accept_invitation.py --base-url URL --token TOKEN --password PASSWORD
+  accept_invitation.py --base-url URL --token=TOKEN --password PASSWORD
 
-TOKEN is what follows `#` in the invitation email's link (`<server>/console/invitation#<token>`).
+TOKEN is what follows `#` in the invitation email's link (`<server>/console/invitation#<token>`). Give it with `=`:
+a token may begin with `-`, which argparse would take for an option of its own.
 """
 import argparse
 import json
