@@ -1,10 +1,14 @@
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { Request, Response } from 'express';
 import { beforeEach, describe, it } from '@jest/globals';
 import { COMPRESS_FROM_BYTES, compressible } from '../src/http/compression.js';
+import { PROJECT_ROOT } from '../src/paths.js';
+import { filesTar } from './fixtures/archives.js';
 import { createEnvironment, runScan } from './compliance.js';
 import { describeEachDatabase } from './databases.js';
 import { expect } from './expect.js';
@@ -94,6 +98,25 @@ describeEachDatabase('compressed answers', (db) => {
     expect(JSON.parse(small.wire.toString('utf8'))).toEqual({ status: 'ok' });
   });
 
+  it('compresses the HTML of /docs, and sends a validation library exactly as uploaded, though the client accepts gzip', async () => {
+    const docs = await raw(server, '/docs/', { 'accept-encoding': 'gzip' });
+    expect(docs.status).toBe(200);
+    expect(docs.headers['content-type']).toMatch(/^text\/html/);
+    expect(docs.headers['content-encoding']).toBe('gzip');
+    expect(decoded(docs).toString('utf8')).toContain('<html');
+
+    const name = `compressed-${db().target.name}`;
+    const library = await filesTar({ 'rules.yaml': readFileSync(join(PROJECT_ROOT, 'examples/conductor/validation/rules.yaml'), 'utf8') });
+    expect(library.length).toBeGreaterThan(COMPRESS_FROM_BYTES);
+    const uploaded = await server.request('POST', `/api/v0/validations?name=${name}`, { body: library, auth: server.rootAuth, headers: { 'content-type': 'application/x-tar' } });
+    expect(uploaded.status, uploaded.text).toBe(201);
+    const archive = await raw(server, `/api/v0/validations/${name}/archive`, { authorization: server.rootAuth, 'accept-encoding': 'gzip, br' });
+    expect(archive.status).toBe(200);
+    expect(archive.headers['content-type']).toMatch(/^application\/x-tar/);
+    expect(archive.headers['content-encoding']).toBeUndefined();
+    expect(archive.wire.equals(library)).toBe(true);
+  });
+
   it("gives Python's urllib, which asks for no encoding, plain JSON", async () => {
     const script = [
       'import json, sys, urllib.request',
@@ -120,5 +143,7 @@ describe('what is compressed', () => {
     expect(compressible(request('getSwagger', {}), answer('application/yaml'))).toBe(true);
     expect(compressible(request('getSwagger', {}), answer('text/html; charset=utf-8'))).toBe(true);
     expect(compressible(request('getValidationArchive', {}), answer('application/gzip'))).toBe(false);
+    expect(compressible(request('getValidationArchive', {}), answer('application/x-tar'))).toBe(false);
+    expect(compressible(request('getRbacArchive', {}), answer('application/x-tar'))).toBe(false);
   });
 });

@@ -19,9 +19,17 @@ const isLongPoll = (req: Request): boolean => req.openapi?.schema.operationId ==
 /** YAML (the specs at /v0/swagger) is text, though the media type database does not mark it compressible. */
 const YAML = /^(application|text)\/(x-)?yaml\b/;
 
-/** Whether an answer the client may have compressed is: by its media type, and never a long-poll's. */
-export const compressible = (req: Request, res: Response): boolean =>
-  !isLongPoll(req) && (compression.filter(req, res) || YAML.test(String(res.getHeader('Content-Type') ?? '')));
+/**
+ * Archives (a validation library, the rbac archive) go out exactly as they were uploaded, gzipped or not: a gzipped
+ * tar gains nothing from a second compression, and the media type database marks `application/x-tar` compressible.
+ */
+const ARCHIVE = /^application\/(x-tar|gzip|x-gzip|zip|octet-stream)\b/;
+
+/** Whether an answer the client may have compressed is: by its media type, never an archive's or a long-poll's. */
+export const compressible = (req: Request, res: Response): boolean => {
+  const type = String(res.getHeader('Content-Type') ?? '');
+  return !isLongPoll(req) && !ARCHIVE.test(type) && (compression.filter(req, res) || YAML.test(type));
+};
 
 export function compressWhenAsked(): RequestHandler {
   const compress = compression({ threshold: COMPRESS_FROM_BYTES, filter: compressible });
