@@ -69,6 +69,39 @@ async function listen(apiName: 'compliance' | 'console') {
   return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
+/**
+ * The compliance API behind the validator (requests validated, security not), then `handlers`; listening while
+ * `use` runs, with the base URL.
+ */
+async function whileServing<T>(
+  options: { validateApiSpec?: boolean; validateResponses?: boolean },
+  handlers: Array<RequestHandler | ErrorRequestHandler>,
+  use: (base: string) => Promise<T>,
+): Promise<T> {
+  const compliance = loadApiDocument('compliance');
+  const app = express();
+  app.use(
+    compliance.basePath,
+    express.json(),
+    ...OpenApiValidator.middleware({
+      apiSpec: structuredClone(compliance.openapi) as never,
+      validateApiSpec: options.validateApiSpec ?? false,
+      validateRequests: { allErrors: true },
+      validateResponses: options.validateResponses ?? false,
+      validateSecurity: false,
+      ignoreUndocumented: false,
+    }),
+    ...handlers,
+  );
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  try {
+    return await use(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+  } finally {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
+
 describe('the validator as patched', () => {
   const apps = new Map<string, Awaited<ReturnType<typeof listen>>>();
   beforeAll(async () => {
@@ -146,38 +179,16 @@ describe('the validator as patched', () => {
   });
 
   it('engages: each problem of a request carries what ajv found, from which errors.ts words the message', async () => {
-    const compliance = loadApiDocument('compliance');
     let refusal: unknown;
-    const app = express();
-    app.use(
-      compliance.basePath,
-      express.json(),
-      ...OpenApiValidator.middleware({
-        apiSpec: structuredClone(compliance.openapi) as never,
-        validateApiSpec: false,
-        validateRequests: { allErrors: true },
-        validateSecurity: false,
-        ignoreUndocumented: false,
-      }),
-      report,
-      ((error, _req, res, _next) => {
-        refusal = error;
-        res.status(400).end();
-      }) satisfies ErrorRequestHandler,
-    );
-    const server = app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    try {
+    const refuse: ErrorRequestHandler = (error, _req, res, _next) => {
+      refusal = error;
+      res.status(400).end();
+    };
+    await whileServing({}, [report, refuse], async (base) => {
       const body = { name: 5, provider: 'nowhere', survey_resource_types: [], unknown_field: 1 };
-      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v0/environments`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
+      const res = await fetch(`${base}/v0/environments`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
       expect(res.status).toBe(400);
-    } finally {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    }
+    });
     const problems = (refusal as { errors?: Array<{ errorCode?: string; params?: Record<string, unknown> }> }).errors ?? [];
     const paramsOf = (keyword: string) => problems.find((problem) => problem.errorCode === `${keyword}.openapi.validation`)?.params;
     expect(paramsOf('required'), 'the problems carry no params: the patch is not applied (run npm ci)').toEqual({ missingProperty: 'provider_options' });
@@ -217,42 +228,22 @@ describe('the validator as patched', () => {
     type Example = { content: { 'application/json': { examples: { response: { value: { id: string } } } } } };
     const environment = (compliance.openapi as unknown as { paths: Record<string, { get: { responses: Record<string, Example> } }> }).paths['/environments/{environment_id}']!.get
       .responses['200']!.content['application/json'].examples.response.value;
-    const serve = async (validateApiSpec: boolean) => {
-      const app = express();
-      app.use(
-        compliance.basePath,
-        express.json(),
-        ...OpenApiValidator.middleware({
-          apiSpec: structuredClone(compliance.openapi) as never,
-          validateApiSpec,
-          validateRequests: { allErrors: true },
-          validateResponses: true,
-          validateSecurity: false,
-          ignoreUndocumented: false,
-        }),
-        ((_req, res) => {
-          res.status(answer.status).json(answer.body);
-        }) satisfies RequestHandler,
-        ((error: { status?: number }, _req, res, _next) => {
-          res.status(error.status ?? 500).json({ refused: true });
-        }) satisfies ErrorRequestHandler,
-      );
-      const server = app.listen(0, '127.0.0.1');
-      await new Promise((resolve) => server.once('listening', resolve));
-      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      try {
-        // A valid request and answer, an invalid request, an invalid answer: the compiled schemas still refuse.
+    const answerAsSet: RequestHandler = (_req, res) => {
+      res.status(answer.status).json(answer.body);
+    };
+    const refuse: ErrorRequestHandler = (error: { status?: number }, _req, res, _next) => {
+      res.status(error.status ?? 500).json({ refused: true });
+    };
+    // A valid request and answer, an invalid request, an invalid answer: the schemas compiled still refuse.
+    const serve = (validateApiSpec: boolean) =>
+      whileServing({ validateApiSpec, validateResponses: true }, [answerAsSet, refuse], async (base) => {
         answer.body = environment;
-        const statuses = [];
-        statuses.push((await fetch(`${base}/v0/environments/${environment.id}`)).status);
+        const statuses = [(await fetch(`${base}/v0/environments/${environment.id}`)).status];
         statuses.push((await fetch(`${base}/v0/environments`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name": 5}' })).status);
         answer.body = { ...environment, name: 5 };
         statuses.push((await fetch(`${base}/v0/environments/${environment.id}`)).status);
         return statuses;
-      } finally {
-        await new Promise<void>((resolve) => server.close(() => resolve()));
-      }
-    };
+      });
     try {
       expect(await serve(false)).toEqual([200, 400, 500]);
       expect(metaSchemas, 'the meta-schema was compiled without validateApiSpec: the patch is not applied (run npm ci)').toBe(0);
