@@ -58,10 +58,10 @@ docs: $(TOOLS) ## Static HTML reference of each spec (redocly build-docs) in rep
 # Each part is rebuilt only when a file it is built from changed, so `make run` after `make run` starts at once.
 SERVER_SOURCES := $(shell find server/src generated -type f) tsconfig.json tsconfig.build.json
 CONSOLE_SOURCES := $(shell find console/src client/src -type f) console/index.html console/vite.config.ts console/package.json
-SERVER_BUILD := dist/.built
+SERVER_STAMP := dist/.built
 CONSOLE_BUILD := console/dist/index.html
 
-$(SERVER_BUILD): $(NPM_STAMP) $(SERVER_SOURCES)
+$(SERVER_STAMP): $(NPM_STAMP) $(SERVER_SOURCES)
 	rm -rf dist
 	tsc -p tsconfig.build.json
 	@touch $@
@@ -69,7 +69,7 @@ $(SERVER_BUILD): $(NPM_STAMP) $(SERVER_SOURCES)
 $(CONSOLE_BUILD): $(NPM_STAMP) $(CLIENT_BUILD) $(CONSOLE_SOURCES)
 	npm run build --silent -w console
 
-build: $(SERVER_BUILD) $(CONSOLE_BUILD) ## Compile the server into dist/ and build the web console into console/dist/ (what changed)
+build: $(SERVER_STAMP) $(CONSOLE_BUILD) ## Compile the server into dist/ and build the web console into console/dist/ (what changed)
 
 run: build $(SQLITE_BINDING) ## Start the server (SQLite under ./data, demo data; see README for the variables)
 	DEMO_DATA=$${DEMO_DATA:-true} node dist/server/src/main.js
@@ -85,7 +85,7 @@ test-unit: deps ## Unit and component tests on jest (SQLite, and PostgreSQL when
 	tsx scripts/check-exercised.ts
 
 test-faults: build $(SQLITE_BINDING) ## Kill the server with SIGKILL at each fault point of each kind of background work, and take its PostgreSQL away during each; check what survives (FAULT_SEED, FAULT_ONLY, FAULT_RUNS, OUTAGE_ONLY)
-	FAULT_MATRIX=1 FAULT_BUILD=dist npm run --silent test:unit -- server/test/fault-matrix.test.ts server/test/outage-matrix.test.ts
+	FAULT_MATRIX=1 SERVER_BUILD=dist npm run --silent test:unit -- server/test/fault-matrix.test.ts server/test/outage-matrix.test.ts
 
 contract: build $(SQLITE_BINDING) ## Dredd against the real server and against Prism mocks of each spec; spec coverage in reports/
 	tsx contract-tests/run.ts
@@ -108,7 +108,7 @@ test: $(NPM_STAMP) ## Everything: lint, freshness, breaking changes, unit and co
 # The halves of `make test` that run side by side (not listed by `make help`). The two matrices hold a jest worker
 # each for minutes while the servers they restart do the work: two workers more than the cores keep every core busy.
 test-suites:
-	FAULT_MATRIX=1 FAULT_BUILD=dist npm run --silent test:unit -- $(JEST_RESULTS) --maxWorkers=$$(($$(nproc) + 2))
+	FAULT_MATRIX=1 SERVER_BUILD=dist npm run --silent test:unit -- $(JEST_RESULTS) --maxWorkers=$$(($$(nproc) + 2))
 contract-run:
 	tsx contract-tests/run.ts
 

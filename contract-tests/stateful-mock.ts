@@ -1,8 +1,8 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../scripts/root.js';
+import { serverEntry } from '../server/test/server-process.js';
 import { start, waitForHttp, type Started } from './processes.js';
 import { BASE_PATHS, MOCK_APIS, startMock, type Mock } from './prism/mocks.js';
 
@@ -12,33 +12,16 @@ import { BASE_PATHS, MOCK_APIS, startMock, type Mock } from './prism/mocks.js';
  * `POST /mock/reset` (`make mock-reset`) brings the seeded demo back and `POST /mock/scenarios/{name}` loads another
  * data set (server/src/demo/mock.ts). Its credentials are fixed and written to
  * data/mock/mock-credentials.json (MOCK_DATA_DIR moves them). Without a build in dist/ newer than the server's
- * sources, the server runs from source. MOCK_PORT_STATEFUL and MOCK_PORT_<API> choose the ports; the line "ready"
- * ends the start.
+ * sources (a test or a developer starting this script alone), the server runs from source (`serverBuild`).
+ * MOCK_PORT_STATEFUL and MOCK_PORT_<API> choose the ports; the line "ready" ends the start.
  */
 const PORTS = { compliance: 4010, conductor: 4011, console: 4012 } as const;
 const STATEFUL_PORT = Number(process.env.MOCK_PORT_STATEFUL ?? 4000);
 const CREDENTIALS_DIR = process.env.MOCK_DATA_DIR ?? join(ROOT, 'data', 'mock');
-const COMPILED = join(ROOT, 'dist/server/src/main.js');
-/** Written by `make build` once dist/ is compiled (the Makefile's SERVER_BUILD). */
-const BUILT = join(ROOT, 'dist/.built');
-
-/** Newest modification time under a path, in milliseconds. */
-const newest = (path: string): number => {
-  const stat = statSync(path);
-  return stat.isDirectory() ? Math.max(stat.mtimeMs, ...readdirSync(path).map((name) => newest(join(path, name)))) : stat.mtimeMs;
-};
-
-/**
- * `make mock` builds first; a test or a developer starting this script alone may have a dist/ older than the
- * sources, whose server would not be the one under test.
- */
-const compiledIsCurrent = () =>
-  existsSync(COMPILED) && existsSync(BUILT) && statSync(BUILT).mtimeMs >= Math.max(newest(join(ROOT, 'server/src')), newest(join(ROOT, 'generated')));
-
 const dir = await mkdtemp(join(tmpdir(), 'stateful-mock-'));
 const server: Started = start(
   process.execPath,
-  compiledIsCurrent() ? [COMPILED] : ['--import', 'tsx', join(ROOT, 'server/src/main.ts')],
+  serverEntry('main'),
   {
     ...process.env,
     MOCK_RESET: 'true',

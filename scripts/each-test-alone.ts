@@ -100,7 +100,7 @@ interface Outcome {
 
 function runBatch(batch: Batch, resultsFile: string): Promise<Outcome[]> {
   return new Promise((resolve) => {
-    const env = batch.some((t) => MATRICES.test(t.file)) ? { ...process.env, FAULT_MATRIX: '1', FAULT_BUILD: 'dist' } : process.env;
+    const env = batch.some((t) => MATRICES.test(t.file)) ? { ...process.env, FAULT_MATRIX: '1', SERVER_BUILD: 'dist' } : process.env;
     const pattern = batch.map((t) => `(?:${exactly(t.name)})`).join('|');
     const child = spawn(
       process.execPath,

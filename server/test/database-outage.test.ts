@@ -15,7 +15,7 @@ const missing = ownPostgresMissing();
 if (missing) console.warn(`database outage tests skipped: ${missing}`);
 const describeWithCluster = missing ? describe.skip : describe;
 
-/** Each test starts a server process (from source, unless FAULT_BUILD names a build) on a database of its own. */
+/** Each test starts a server process (compiled or from source, as `serverBuild` says) on a database of its own. */
 const TEST_TIMEOUT_MS = 240_000;
 
 function expectUnavailable(answer: Answer, shape: 'compliance' | 'conductor' | 'console', what: string): void {

@@ -10,6 +10,7 @@ import { PROJECT_ROOT } from '../src/paths.js';
 import { createServices, type Services } from '../src/services.js';
 import { DATABASE_TARGETS, openTestDatabase } from './databases.js';
 import { expect } from './expect.js';
+import { serverEntry } from './server-process.js';
 
 /**
  * The demo API client's credentials file (data/demo-credentials.json) is written once and never overwritten: every
@@ -68,7 +69,7 @@ function startServer(databaseUrl: string, data: string): Promise<Running> {
     DEMO_DATA: 'true',
     PORT: '0',
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, serverEntry('main'), { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   return new Promise((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {

@@ -15,6 +15,7 @@ import { createServices } from '../src/services.js';
 import { migrateToLatest, openDatabase } from '../src/storage/database.js';
 import { expect } from './expect.js';
 import { adminQuery } from './postgres.js';
+import { serverEntry } from './server-process.js';
 
 /**
  * A server that stops (SIGTERM) hands the jobs it runs back: two server processes share one database (a SQLite file,
@@ -87,7 +88,7 @@ describe.each(TARGETS)('a stopping server hands its jobs back [$name, two server
         await services.evaluation.close();
         for (let i = 0; i < 2; i += 1) {
           const port = await freePort();
-          const started = start(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], { ...env, PORT: String(port) }, PROJECT_ROOT);
+          const started = start(process.execPath, serverEntry('main'), { ...env, PORT: String(port) }, PROJECT_ROOT);
           servers.push({ started, url: `http://127.0.0.1:${port}`, pid: started.child.pid! });
         }
         await Promise.all(servers.map((s) => waitForHttp(`${s.url}/readyz`, s.started, STEP_TIMEOUT_MS)));

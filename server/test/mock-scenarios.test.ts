@@ -10,6 +10,7 @@ import { PROJECT_ROOT } from '../src/paths.js';
 import { DATABASE_TARGETS, openTestDatabase } from './databases.js';
 import { expect } from './expect.js';
 import { basic, startTestServer } from './server.js';
+import { serverEntry } from './server-process.js';
 
 /**
  * The stateful mock's scenarios (server/src/demo/mock.ts): `POST /mock/scenarios/{name}` replaces the state with a
@@ -66,7 +67,7 @@ describe('stateful mock scenarios', () => {
     const port = await freePort();
     server = start(
       process.execPath,
-      ['--import', 'tsx', 'server/src/main.ts'],
+      serverEntry('main'),
       {
         ...process.env,
         MOCK_RESET: 'true',

@@ -14,10 +14,10 @@ import { KyselyCloudInventoryRepository } from '../src/storage/repositories/clou
 import { KyselyDryRunRepository } from '../src/storage/repositories/conductor.js';
 import { eventually } from './eventually.js';
 import { basic } from './server.js';
+import { serverEntry } from './server-process.js';
 
 /** What an operator does from a shell: the admin command and the server process itself. */
 const run = promisify(execFile);
-const TSX = ['--import', 'tsx'];
 
 async function scratchEnv(): Promise<NodeJS.ProcessEnv> {
   const dir = await mkdtemp(join(tmpdir(), 'operator-'));
@@ -32,7 +32,7 @@ async function scratchEnv(): Promise<NodeJS.ProcessEnv> {
 }
 
 function startServer(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; port: number; output: () => string }> {
-  const child = spawn(process.execPath, [...TSX, 'server/src/main.ts'], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, serverEntry('main'), { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   return new Promise((resolve, reject) => {
     const onData = (chunk: Buffer) => {
@@ -55,7 +55,7 @@ jest.setTimeout(120_000);
 describe('operator', () => {
   it('creates an API client from the command line whose credentials work against the server', async () => {
     const env = await scratchEnv();
-    const { stdout } = await run(process.execPath, [...TSX, 'server/src/admin.ts', 'api-clients', 'create', '--name', 'ci-bot', '--json'], { cwd: PROJECT_ROOT, env });
+    const { stdout } = await run(process.execPath, [...serverEntry('admin'), 'api-clients', 'create', '--name', 'ci-bot', '--json'], { cwd: PROJECT_ROOT, env });
     const credentials = JSON.parse(stdout) as { client_id: string; client_secret: string };
     expect(Object.keys(credentials)).toEqual(['client_id', 'client_secret']);
     expect(Buffer.from(credentials.client_secret, 'base64url').length).toBeGreaterThanOrEqual(32);
@@ -72,9 +72,9 @@ describe('operator', () => {
 
   it('puts a client in another organization with --org, and explains its usage', async () => {
     const env = await scratchEnv();
-    const { stdout } = await run(process.execPath, [...TSX, 'server/src/admin.ts', 'api-clients', 'create', '--name', 'x', '--org', 'acme', '--json'], { cwd: PROJECT_ROOT, env });
+    const { stdout } = await run(process.execPath, [...serverEntry('admin'), 'api-clients', 'create', '--name', 'x', '--org', 'acme', '--json'], { cwd: PROJECT_ROOT, env });
     expect(JSON.parse(stdout)).toHaveProperty('client_id');
-    await expect(run(process.execPath, [...TSX, 'server/src/admin.ts', 'api-clients', 'create'], { cwd: PROJECT_ROOT, env })).rejects.toMatchObject({
+    await expect(run(process.execPath, [...serverEntry('admin'), 'api-clients', 'create'], { cwd: PROJECT_ROOT, env })).rejects.toMatchObject({
       code: 2,
       stderr: expect.stringMatching(/--name is required/),
     });
@@ -82,7 +82,7 @@ describe('operator', () => {
 
   it('sizes the simulated cloud: creates an account of the resources asked for, printed as JSON, naming the database on stderr', async () => {
     const env = await scratchEnv();
-    const admin = (...args: string[]) => run(process.execPath, [...TSX, 'server/src/admin.ts', 'simulator', 'accounts', 'create', ...args], { cwd: PROJECT_ROOT, env });
+    const admin = (...args: string[]) => run(process.execPath, [...serverEntry('admin'), 'simulator', 'accounts', 'create', ...args], { cwd: PROJECT_ROOT, env });
     const { stdout, stderr } = await admin('--provider', 'provider_a', '--resources', '3000', '--json');
     const created = JSON.parse(stdout) as { provider: string; account: string; resources: number; role_arn: string };
     expect(created).toEqual({ provider: 'provider_a', account: expect.stringMatching(/^\d{12}$/), resources: 3000, role_arn: `arn:prova:iam::${created.account}:role/compliance-scanner` });
@@ -101,7 +101,7 @@ describe('operator', () => {
 
   it('stops on bad configuration with a message naming the variable', async () => {
     const env = { ...(await scratchEnv()), PORT: 'eighty' };
-    const child = spawn(process.execPath, [...TSX, 'server/src/main.ts'], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, serverEntry('main'), { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     expect(await exitOf(child)).toBe(1);

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { PROJECT_ROOT } from '../src/paths.js';
+import { serverEntry } from './server-process.js';
 
 /**
  * Scripts written for the public service, run as their users run them against the real server with demo data: a
@@ -35,7 +36,7 @@ async function startDemoServer(): Promise<Running> {
     PORT: '0',
     DEMO_DATA: 'true',
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, serverEntry('main'), { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   return new Promise((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {

@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { PROJECT_ROOT } from '../src/paths.js';
-import { ServerProcess } from './server-process.js';
+import { ServerProcess, serverBuild } from './server-process.js';
 import { expect } from './expect.js';
 
 /**
@@ -101,26 +101,6 @@ function afterSetUp(setUp: string, code: string): string {
     imports.set(named[2]!, names);
   }
   return [...[...imports].map(([from, names]) => `import { ${[...names].join(', ')} } from '${from}';`), ...rest].join('\n');
-}
-
-/** Newest modification time under a path, in milliseconds. */
-const newest = (path: string): number => {
-  const stat = statSync(path);
-  return stat.isDirectory() ? Math.max(stat.mtimeMs, ...readdirSync(path).map((name) => newest(join(path, name)))) : stat.mtimeMs;
-};
-
-/**
- * The build FAULT_BUILD names (`make test` builds first and sets it), or dist/ when `make build` compiled it from the
- * current sources (a compiled server starts several times faster); the sources otherwise.
- */
-function serverBuild(): string | undefined {
-  if (process.env.FAULT_BUILD) return join(PROJECT_ROOT, process.env.FAULT_BUILD);
-  const built = join(PROJECT_ROOT, 'dist', '.built');
-  const current =
-    existsSync(join(PROJECT_ROOT, 'dist/server/src/main.js')) &&
-    existsSync(built) &&
-    statSync(built).mtimeMs >= Math.max(newest(join(PROJECT_ROOT, 'server/src')), newest(join(PROJECT_ROOT, 'generated')));
-  return current ? join(PROJECT_ROOT, 'dist') : undefined;
 }
 
 /**

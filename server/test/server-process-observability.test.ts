@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { PROJECT_ROOT } from '../src/paths.js';
 import { basic } from './server.js';
+import { serverEntry } from './server-process.js';
 
 /**
  * The server process as an operator runs it, with METRICS_PORT set and every secret it can be given: its whole
@@ -70,7 +71,7 @@ describe('the server process: its log and its metrics port', () => {
       LOG_LEVEL: 'debug',
       DEMO_DATA: 'false',
     };
-    child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(process.execPath, serverEntry('main'), { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     closed = new Promise((resolve) => child.once('close', (code) => resolve(code)));
     await new Promise<void>((resolve, reject) => {
       child.stdout!.on('data', (chunk: Buffer) => {

@@ -1,15 +1,44 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../src/paths.js';
 
-/**
- * A server process as an operator starts it (`node …/main.js` with its environment): from the build a variable
- * names (`make test-faults` builds dist/ first and sets FAULT_BUILD=dist: a compiled server starts several times
- * faster), otherwise from source. Listens on 127.0.0.1 at a free port; stopped by its process id.
- */
-export const serverEntry = (script: 'main' | 'admin', build = process.env.FAULT_BUILD): string[] =>
-  build ? [join(build, `server/src/${script}.js`)] : ['--import', 'tsx', `server/src/${script}.ts`];
+/** Newest modification time under a path, in milliseconds. */
+const newest = (path: string): number => {
+  const stat = statSync(path);
+  return stat.isDirectory() ? Math.max(stat.mtimeMs, ...readdirSync(path).map((name) => newest(join(path, name)))) : stat.mtimeMs;
+};
 
+let currentBuild: string | null | undefined;
+
+/**
+ * The compiled server that tests and scripts start: the build SERVER_BUILD names (`make test` and `make test-faults`
+ * build dist/ first and set it), or dist/ when `make build` (which writes dist/.built) compiled it after the last
+ * change of the server's sources; otherwise none, and the server starts from source through tsx. A compiled server
+ * starts several times faster: from source, every process transforms the sources again. Looked up once per process.
+ */
+export function serverBuild(): string | undefined {
+  if (process.env.SERVER_BUILD) return join(PROJECT_ROOT, process.env.SERVER_BUILD);
+  currentBuild ??= (() => {
+    const dist = join(PROJECT_ROOT, 'dist');
+    const built = join(dist, '.built');
+    const current =
+      existsSync(join(dist, 'server/src/main.js')) &&
+      existsSync(built) &&
+      statSync(built).mtimeMs >= Math.max(newest(join(PROJECT_ROOT, 'server/src')), newest(join(PROJECT_ROOT, 'generated')));
+    return current ? dist : null;
+  })();
+  return currentBuild ?? undefined;
+}
+
+/** The node arguments that start the server (`main`) or the operators' command (`admin`), as `serverBuild` says. */
+export const serverEntry = (script: 'main' | 'admin', build = serverBuild()): string[] =>
+  build ? [join(build, `server/src/${script}.js`)] : ['--import', 'tsx', join(PROJECT_ROOT, `server/src/${script}.ts`)];
+
+/**
+ * A server process as an operator starts it (`node …/main.js` with its environment), compiled or from source as
+ * `serverBuild` says. Listens on 127.0.0.1 at a free port; stopped by its process id.
+ */
 export class ServerProcess {
   readonly child: ChildProcess;
   /** Resolves with the port once the server listens; rejects when it exits first. */
@@ -24,7 +53,7 @@ export class ServerProcess {
 
   /** `cwd`: where it starts (relative paths of its configuration, `./data` say, are taken from there); `build`: as for `serverEntry`. */
   constructor(env: NodeJS.ProcessEnv, options: { cwd?: string; build?: string } = {}) {
-    this.child = spawn(process.execPath, serverEntry('main', options.build ?? process.env.FAULT_BUILD), {
+    this.child = spawn(process.execPath, serverEntry('main', options.build ?? serverBuild()), {
       cwd: options.cwd ?? PROJECT_ROOT,
       env: { ...env, PORT: '0', HOST: '127.0.0.1' },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -9,6 +9,7 @@ import { freePort, start, waitForHttp, type Started } from '../../contract-tests
 import { PROJECT_ROOT } from '../src/paths.js';
 import { expect } from './expect.js';
 import { adminQuery } from './postgres.js';
+import { serverEntry } from './server-process.js';
 
 /**
  * Two server processes on one PostgreSQL database, as the scale-out path runs them, driven by curl. Each process
@@ -37,12 +38,12 @@ const run = promisify(execFile);
       CONSOLE_ADMIN_PASSWORD_FILE: join(dir, 'admin-password'),
       DEMO_DATA: 'false',
     };
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'server/src/admin.ts', 'api-clients', 'create', '--name', 'curl', '--json'], { cwd: PROJECT_ROOT, env });
+    const { stdout } = await run(process.execPath, [...serverEntry('admin'), 'api-clients', 'create', '--name', 'curl', '--json'], { cwd: PROJECT_ROOT, env });
     const credentials = JSON.parse(stdout) as { client_id: string; client_secret: string };
     user = `${credentials.client_id}:${credentials.client_secret}`;
     for (let i = 0; i < 2; i += 1) {
       const port = await freePort();
-      servers.push(start(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], { ...env, PORT: String(port) }, PROJECT_ROOT));
+      servers.push(start(process.execPath, serverEntry('main'), { ...env, PORT: String(port) }, PROJECT_ROOT));
       urls.push(`http://127.0.0.1:${port}`);
     }
     await Promise.all(urls.map((url, i) => waitForHttp(`${url}/readyz`, servers[i]!)));

@@ -17,6 +17,7 @@ import { eventually } from './eventually.js';
 import { expect } from './expect.js';
 import { startTestServer, type TestServer } from './server.js';
 import { fillUp, freeBytes, mountProblem, mountSmallDisk, unmountSmallDisk } from './small-disk.js';
+import { serverEntry } from './server-process.js';
 
 /**
  * The server on its default SQLite database when the file under it is not what it should be: damaged, empty or not
@@ -51,7 +52,7 @@ async function startServerOn(databaseFile: string, dir: string): Promise<{ code:
     PORT: '0',
     DEMO_DATA: 'false',
   };
-  const child = spawn(process.execPath, [...TSX, 'server/src/main.ts'], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, serverEntry('main'), { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

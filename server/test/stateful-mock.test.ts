@@ -7,6 +7,7 @@ import { MOCK_DEMO_CLIENT } from '../src/demo/mock.js';
 import { PROJECT_ROOT } from '../src/paths.js';
 import { basic } from './server.js';
 import { expect } from './expect.js';
+import { serverEntry } from './server-process.js';
 
 /** The stateful mock (`MOCK_RESET=true`): the real server with demo data, and `POST /mock/reset`. */
 let child: ChildProcess;
@@ -29,7 +30,7 @@ beforeAll(async () => {
     VALIDATE_RESPONSES: 'true',
     PORT: '0',
   };
-  child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child = spawn(process.execPath, serverEntry('main'), { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   url = await new Promise<string>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
       output += chunk.toString();

@@ -16,6 +16,7 @@ import { MOCK_DEMO_CLIENT } from '../../src/demo/mock.js';
 import { withNullInNullableEnums } from '../../src/http/apis.js';
 import { PROJECT_ROOT } from '../../src/paths.js';
 import { hasChromium, launchChromium } from './chromium.js';
+import { serverEntry } from '../server-process.js';
 
 /**
  * A frontend on a second local origin steering the stateful mock from a real browser: an error state through
@@ -125,7 +126,7 @@ describeBrowser('a page on another origin steering the stateful mock in chromium
     // The stateful mock as `make mock` starts it: CORS_ORIGINS=*, the mock's own credentials.
     mock = start(
       process.execPath,
-      ['--import', 'tsx', 'server/src/main.ts'],
+      serverEntry('main'),
       {
         ...process.env,
         MOCK_RESET: 'true',
