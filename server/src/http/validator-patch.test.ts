@@ -14,14 +14,15 @@ import { expect } from '../../test/expect.js';
  * lets a request whose one security requirement passes go on without building its per-scheme objects, and passes
  * on with each problem of a request what ajv found (its params), from which errors.ts words its messages, compiles
  * the OpenAPI meta-schema only when it is to validate the spec, and compiles each operation's request and response
- * schemas with the spec's components but without its paths. These tests fail when any of them stops running
+ * schemas with the spec's components but without its paths, and looks up the schemas the spec references while
+ * preparing it instead of compiling them in an ajv it then drops. These tests fail when any of them stops running
  * (docs/performance.md says what each saves), and check that the validator still answers as before: the operation
  * and parameters it finds, each refusal of the security check, and refused requests and answers.
  */
 const fromValidator = createRequire(createRequire(import.meta.url).resolve('express-openapi-validator'));
 const pathToRegexpModule = fromValidator('path-to-regexp') as { pathToRegexp: (...args: unknown[]) => unknown };
 const securityModule = fromValidator('./middlewares/openapi.security') as { securityFastPath?: { passed: number } };
-type Ajv = { addSchema(schema: object, key?: string): unknown };
+type Ajv = { addSchema(schema: object, key?: string): unknown; getSchema(key: string): unknown };
 const ajvModule = fromValidator('./framework/ajv/index') as Record<'createRequestAjv' | 'createResponseAjv', (...args: unknown[]) => Ajv>;
 const metaSchemaModule = fromValidator('./framework/openapi.schema.validator') as { OpenAPISchemaValidator: new (...args: unknown[]) => object };
 
@@ -259,5 +260,30 @@ describe('the validator as patched', () => {
       'schemas compiled with the whole spec\'s paths: the patch is not applied (run npm ci)',
     ).toEqual([]);
     expect(compiled.every((schema) => schema.keys.includes('components'))).toBe(true);
+  });
+  it('engages: while the validator prepares the spec, the schemas it references are looked up in it, not compiled', async () => {
+    const createRequestAjv = ajvModule.createRequestAjv;
+    let compiledWhilePreparing = 0;
+    ajvModule.createRequestAjv = (...args: unknown[]) => {
+      const ajv = createRequestAjv(...args);
+      const getSchema = ajv.getSchema.bind(ajv);
+      ajv.getSchema = (key) => {
+        if (new Error().stack?.includes('schema.preprocessor')) compiledWhilePreparing += 1;
+        return getSchema(key);
+      };
+      return ajv;
+    };
+    try {
+      // A valid call and one whose body and query the referenced schemas refuse: they are still applied.
+      const refuse: ErrorRequestHandler = (error: { status?: number }, _req, res, _next) => void res.status(error.status ?? 500).end();
+      const statuses = await whileServing({ validateResponses: true }, [(_req, res) => void res.status(204).end(), refuse], async (base) => [
+        (await fetch(`${base}/v0/environments`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name": 5}' })).status,
+        (await fetch(`${base}/v0/environments?max_items=nine`)).status,
+      ]);
+      expect(statuses).toEqual([400, 400]);
+    } finally {
+      ajvModule.createRequestAjv = createRequestAjv;
+    }
+    expect(compiledWhilePreparing, 'the validator compiled referenced schemas while preparing the spec: the patch is not applied (run npm ci)').toBe(0);
   });
 });
