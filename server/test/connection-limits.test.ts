@@ -313,7 +313,7 @@ describe('connection limits and slow senders, on a server process limited to 1 0
       const lines = logRecords().filter((record) => record.remoteAddress === '127.0.0.1' && record.reason === 'max_connections_per_address');
       expect(lines.length).toBeGreaterThanOrEqual(1);
       expect(lines.length).toBeLessThan(trickler.ended.refused / 100);
-      for (let i = 1; i < lines.length; i += 1) expect(lines[i]!.time - lines[i - 1]!.time).toBeGreaterThanOrEqual(10_000);
+      for (let i = 1; i < lines.length; i += 1) expect(Date.parse(lines[i]!.time) - Date.parse(lines[i - 1]!.time)).toBeGreaterThanOrEqual(10_000);
     } finally {
       trickler.stop();
     }
