@@ -276,7 +276,8 @@ describe('the validator as patched', () => {
     try {
       // A valid call and one whose body and query the referenced schemas refuse: they are still applied.
       const refuse: ErrorRequestHandler = (error: { status?: number }, _req, res, _next) => void res.status(error.status ?? 500).end();
-      const statuses = await whileServing({ validateResponses: true }, [(_req, res) => void res.status(204).end(), refuse], async (base) => [
+      const answer: RequestHandler = (_req, res) => void res.status(204).end();
+      const statuses = await whileServing({ validateResponses: true }, [answer, refuse], async (base) => [
         (await fetch(`${base}/v0/environments`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name": 5}' })).status,
         (await fetch(`${base}/v0/environments?max_items=nine`)).status,
       ]);
