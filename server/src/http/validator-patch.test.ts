@@ -274,7 +274,7 @@ describe('the validator as patched', () => {
       return ajv;
     };
     try {
-      // A valid call and one whose body and query the referenced schemas refuse: they are still applied.
+      // A body and a query that the referenced schemas refuse: they are still applied.
       const refuse: ErrorRequestHandler = (error: { status?: number }, _req, res, _next) => void res.status(error.status ?? 500).end();
       const answer: RequestHandler = (_req, res) => void res.status(204).end();
       const statuses = await whileServing({ validateResponses: true }, [answer, refuse], async (base) => [
