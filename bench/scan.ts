@@ -10,7 +10,7 @@ import { ROOT } from '../scripts/root.js';
  * `make bench` (scan part): a scan of an account with 100 000 resources beside a small account, in one run.
  * Prints resources per second, the peak RSS of the server's process during the scan, and p99 latency of result
  * pages read over HTTP by a client in a process of its own (see `latenciesFromOwnProcess`). Targets
- * (../shared/design/performance.md): ≤ 10 s, RSS < 500 MiB (issue 26: 270 MiB), page p99 ≤ 20 ms.
+ * (../shared/design/performance.md): ≤ 10 s, RSS < 500 MiB (now 270 MiB), page p99 ≤ 20 ms.
  *
  * The server runs as operators run it: the build's JavaScript (`make bench` builds it first) in a plain node
  * process of its own (`SERVER_SCRIPT`), whose rule evaluation threads load the build too. Run in this process, the
