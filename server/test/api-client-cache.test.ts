@@ -1,5 +1,4 @@
 import { inspect } from 'node:util';
-import type { AddressInfo } from 'node:net';
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryId, QueryResult, RootOperationNode, TableNode, UnknownRow } from 'kysely';
 import { afterEach, beforeEach, it } from '@jest/globals';
 import { API_CLIENT_CACHE_MAX_AGE_MS } from '../src/domain/auth/api-clients.js';
@@ -10,6 +9,7 @@ import { createEnvironment } from './compliance.js';
 import { describeEachDatabase } from './databases.js';
 import { basic, useTestServer, type TestServer } from './server.js';
 import { expect } from './expect.js';
+import { listenInProcess } from './in-process-server.js';
 
 /**
  * Counts the reads of the tables behind authentication and group policies: each run, including every run of a
@@ -176,11 +176,10 @@ describeEachDatabase(
     beforeEach(async () => {
       server = testServer();
       const services = createServices(db().handle, server.clock);
-      const listening = httpServerFor(createApp({ services, validateResponses: true }).express).listen(0, '127.0.0.1');
-      await new Promise((resolve) => listening.once('listening', resolve));
+      const listening = httpServerFor(createApp({ services, validateResponses: true }).express);
       other = {
         services,
-        baseUrl: `http://127.0.0.1:${(listening.address() as AddressInfo).port}`,
+        baseUrl: await listenInProcess(listening),
         close: () => new Promise<void>((resolve) => listening.close(() => resolve())),
       };
     });

@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { beforeEach, describe, it } from '@jest/globals';
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
@@ -45,6 +44,7 @@ for attempt in range(limit):
     checked += 1
 print(json.dumps({"checked": checked, "status": None}))
 `;
+import { listenInProcess } from './in-process-server.js';
 
 interface Target {
   what: string;
@@ -218,10 +218,9 @@ describeEachDatabase(
 
     it('keeps the counts in the database: a second server process over it refuses an address the first one limited', async () => {
       const services = createServices(db().handle, server.clock, { authenticationLimits: LIMITS, passwordHashing: TEST_PASSWORD_HASHING });
-      const listening = httpServerFor(createApp({ services, validateResponses: true }).express).listen(0, '127.0.0.1');
-      await new Promise((resolve) => listening.once('listening', resolve));
+      const listening = httpServerFor(createApp({ services, validateResponses: true }).express);
       try {
-        const other = `http://127.0.0.1:${(listening.address() as AddressInfo).port}`;
+        const other = await listenInProcess(listening);
         const wrong = basic('root', 'not-the-root-secret');
         const onOther = (auth: string) => statusFrom(`${other}/api/v0/accounts`, auth, GUESSER);
         // Part of the limit on this server, the rest on the other, and past it on both.

@@ -1,5 +1,4 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, it } from '@jest/globals';
 import { NOTIFICATION_DELIVERY_JOB } from '../src/domain/notifications/service.js';
 import { SCAN_JOB } from '../src/domain/scans/service.js';
@@ -7,6 +6,7 @@ import { createEnvironment, runScan } from './compliance.js';
 import { describeEachDatabase } from './databases.js';
 import { useTestServer, type TestServer } from './server.js';
 import { expect } from './expect.js';
+import { listenInProcess } from './in-process-server.js';
 
 /**
  * A scan job that runs again after its scan was already recorded as successful (its process died right after)
@@ -29,8 +29,7 @@ describeEachDatabase(
           res.end('ok');
         });
       });
-      await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-      url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+      url = `${await listenInProcess(receiver)}/hook`;
     });
     afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
     beforeEach(() => {

@@ -1,6 +1,5 @@
 import type { KyselyPlugin } from 'kysely';
 import { request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach } from '@jest/globals';
 import { ManualClock } from '../src/domain/clock.js';
 import { DEFAULT_ORGANIZATION } from '../src/domain/organizations/service.js';
@@ -9,6 +8,7 @@ import { httpServerFor } from '../src/http/http-server.js';
 import { createServices, type ServiceOptions, type Services } from '../src/services.js';
 import { KyselyJobRepository } from '../src/storage/repositories/jobs.js';
 import type { TestDatabase } from './databases.js';
+import { listenInProcess } from './in-process-server.js';
 import { TEST_PASSWORD_HASHING } from './passwords.js';
 
 export const ROOT_SECRET = 'root-secret-for-tests-0123456789';
@@ -78,9 +78,8 @@ export async function startTestServer(db: TestDatabase, options: TestServerOptio
     ...(trustProxy !== undefined && { trustProxy }),
     ...(mockReset && { mockReset }),
   });
-  const server = httpServerFor(app.express).listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const server = httpServerFor(app.express);
+  const baseUrl = await listenInProcess(server);
   let tenants = 0;
   const testServer: TestServer = {
     baseUrl,

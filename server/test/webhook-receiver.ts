@@ -1,5 +1,5 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenInProcess } from './in-process-server.js';
 
 export interface ReceivedRequest {
   headers: IncomingHttpHeaders;
@@ -26,9 +26,9 @@ export class WebhookReceiver {
   port = 0;
 
   async start(): Promise<void> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.port = (this.server.address() as AddressInfo).port;
-    this.url = `http://127.0.0.1:${this.port}/hooks`;
+    const base = await listenInProcess(this.server);
+    this.port = Number(new URL(base).port);
+    this.url = `${base}/hooks`;
   }
 
   /** How many times one delivery (its `X-Delivery-Id`) arrived: a retried delivery keeps its id. */
